@@ -1,0 +1,119 @@
+# zlib-turbo build driver
+#
+#   make              fetch and verify zlib 1.3.2, build the pristine tree
+#                     (build/zlib-1.3.2) and the patched tree (build/zlib-turbo)
+#                     with the same CC and CFLAGS, then run a short side-by-side
+#                     speed demo
+#   make check        the test suite (see tools/check.sh); last line
+#                     "N passed, N failed"
+#   make refresh      turn commits made in build/zlib-turbo back into src/ and
+#                     patches/
+#   make reset-tree   throw build/zlib-turbo away and make it again from
+#                     src/ and patches/
+#   make install      install the patched library (PREFIX=/usr/local, DESTDIR)
+#   make dist         zlib-turbo-$(VERSION).tar.gz: the patched tree + turbo/
+#   make bench        the full benchmark on ../shared/corpus into turbo/results/
+#
+# CC and CFLAGS are passed to zlib's ./configure for both trees; with CFLAGS
+# unset, configure chooses zlib's default (-O3).  ZLIB_TARBALL=FILE or
+# ZLIB_SRC=DIR name the zlib 1.3.2 to use (see upstream/fetch.sh).
+
+VERSION = 1.0.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+B = build
+REF = $(B)/zlib-1.3.2
+TUR = $(B)/zlib-turbo
+SRC = $(B)/src/zlib-1.3.2
+SHELL = /bin/sh
+
+export ZLIB_TARBALL ZLIB_SRC
+
+# what configure is given; a change reconfigures both trees
+CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
+
+.PHONY: all build demo check refresh reset-tree install dist bench clean \
+        distclean FORCE
+
+all: build demo
+
+build: $(REF)/libz.a $(TUR)/libz.a
+
+# --- the verified upstream sources -------------------------------------------
+$(B)/stamp-fetch: upstream/fetch.sh upstream/zlib-1.3.2.sha256
+	rm -rf $(SRC)
+	sh upstream/fetch.sh $(SRC)
+	touch $@
+
+# --- configuration shared by both trees --------------------------------------
+$(B)/flags: FORCE
+	@mkdir -p $(B)
+	@echo '$(CONF_ENV)' >$@.new
+	@if cmp -s $@ $@.new; then rm $@.new; else mv $@.new $@; fi
+
+# --- the pristine tree -------------------------------------------------------
+$(B)/stamp-ref: $(B)/stamp-fetch $(B)/flags
+	rm -rf $(REF)
+	cp -a $(SRC) $(REF)
+	cd $(REF) && $(CONF_ENV) ./configure >/dev/null
+	touch $@
+
+$(REF)/libz.a: $(B)/stamp-ref
+	$(MAKE) -C $(REF) -s all >/dev/null
+	@touch $@
+
+# --- the patched tree: upstream + src/ + patches/ ----------------------------
+# tools/mktree.sh rebuilds it only when src/ or patches/ changed, and never
+# over commits or edits not yet refreshed into patches/
+$(B)/stamp-tree: $(B)/stamp-fetch FORCE
+	@sh tools/mktree.sh $(SRC) $(TUR)
+	@id=$$(cat $(TUR)/.git/zt-inputs); \
+	 if [ "$$(cat $@ 2>/dev/null)" != "$$id" ] || \
+	    [ ! -f $(TUR)/configure.log ]; then echo "$$id" >$@; fi
+
+$(B)/stamp-tur: $(B)/stamp-tree $(B)/flags
+	cd $(TUR) && $(CONF_ENV) ./configure >/dev/null
+	touch $@
+
+# always run zlib's make: edits made in the tree are rebuilt at once
+$(TUR)/libz.a: $(B)/stamp-tur FORCE
+	$(MAKE) -C $(TUR) -s all >/dev/null
+
+demo: build
+	@sh turbo/bench/demo.sh $(REF) $(TUR)
+
+check: build
+	@sh tools/check.sh
+
+refresh:
+	sh tools/refresh.sh $(TUR)
+
+reset-tree:
+	rm -rf $(TUR) $(B)/stamp-tree $(B)/stamp-tur
+	$(MAKE) build
+
+install: build
+	cd $(TUR) && $(CONF_ENV) ./configure --prefix="$(PREFIX)" >/dev/null
+	$(MAKE) -C $(TUR) -s all >/dev/null
+	$(MAKE) -C $(TUR) install DESTDIR="$(DESTDIR)"
+	cd $(TUR) && $(CONF_ENV) ./configure >/dev/null
+
+dist: build
+	sh tools/dist.sh $(TUR) zlib-turbo-$(VERSION)
+
+bench: build
+	@mkdir -p turbo/results
+	sh turbo/bench/run_speed.sh $(REF) $(TUR) ../shared/corpus/canterbury \
+	    ../shared/corpus/calgary ../shared/corpus/large ../shared/corpus/mixed \
+	    >$(B)/speed.txt
+	python3 turbo/bench/summarize.py $(B)/speed.txt
+
+clean:
+	-$(MAKE) -C $(REF) clean >/dev/null 2>&1
+	-$(MAKE) -C $(TUR) clean >/dev/null 2>&1
+	rm -rf $(B)/tests $(B)/bench $(B)/check
+
+distclean:
+	rm -rf $(B) zlib-turbo-*.tar.gz
+
+FORCE:
