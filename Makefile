@@ -80,7 +80,7 @@ $(TUR)/libz.a: $(B)/stamp-tur FORCE
 	$(MAKE) -C $(TUR) -s all >/dev/null
 
 demo: build
-	@sh turbo/bench/demo.sh $(REF) $(TUR)
+	@bash turbo/bench/demo.sh $(REF) $(TUR)
 
 check: build
 	@sh tools/check.sh
@@ -103,7 +103,7 @@ dist: build
 
 bench: build
 	@mkdir -p turbo/results
-	sh turbo/bench/run_speed.sh $(REF) $(TUR) ../shared/corpus/canterbury \
+	bash turbo/bench/run_speed.sh $(REF) $(TUR) ../shared/corpus/canterbury \
 	    ../shared/corpus/calgary ../shared/corpus/large ../shared/corpus/mixed \
 	    >$(B)/speed.txt
 	python3 turbo/bench/summarize.py $(B)/speed.txt

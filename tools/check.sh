@@ -176,6 +176,9 @@ if [ -x "$B/tests/zt_tests" ]; then
         head -n 20 | sed 's/^/      | /'
 fi
 
+# --- checksums: every length and alignment against a plain reference --------
+step checksums-exhaustive sh turbo/tests/zsum.sh "$TUR" "${ZSUM_CFLAGS:--O2}" -q
+
 # --- the harness can fail: pristine built with a changed decision ------------
 selftest() {
     $MAKE -C turbo/tests selftest O="$B/tests" REF="$REF/libz.a" \

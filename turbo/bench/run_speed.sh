@@ -1,0 +1,112 @@
+#!/bin/bash
+# run_speed.sh REF TURBO FILES-OR-DIRS... > speed.txt
+#
+# Builds zbench with two zlibs, REF (the reference) and TURBO (the library
+# under test), and measures both side by side on the given data; the raw
+# zbench output (header '#' lines + one TSV line per set/file/op/level/lib)
+# goes to stdout, progress to stderr.  Read it with summarize.py.
+#
+# REF, TURBO: a zlib source tree (its top-level *.c are compiled here with
+#   $CC $CFLAGS) or a libz.a (taken as built; zlib.h from its directory).
+# FILES-OR-DIRS: a directory stands for its regular files (sorted, not
+#   recursive) and names their set (the directory's basename, e.g.
+#   canterbury); a file's set is its directory's basename.  NAME=PATH
+#   overrides the set name for that file or directory.
+#
+# Environment:
+#   CC (cc), CFLAGS (-O2): used for both libraries and for zbench
+#   BUILD: where to build (default <repo>/build/bench; a fresh subfolder per
+#          run, removed afterwards unless KEEP=1)
+#   REPS (5), LEVELS (1,3,6,9), ILEVELS (6), OPS (all), MIN_TIME (0.1),
+#   CPU (pin zbench to that CPU; default unpinned), ZBENCH_ARGS (more args)
+# Exit status: zbench's (2 = some output was not identical/correct).
+set -eu
+
+usage() { sed -n '2,25s/^# \{0,1\}//p' "$0" >&2; exit 1; }
+[ $# -ge 3 ] || usage
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+HARNESS=$ROOT/turbo/harness
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2}
+BUILD=${BUILD:-$ROOT/build/bench}
+
+abspath() {
+    if [ -d "$1" ]; then (cd "$1" && pwd)
+    else echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
+}
+REF=$(abspath "$1")
+TURBO=$(abspath "$2")
+shift 2
+for lib in "$REF" "$TURBO"; do
+    [ -e "$lib" ] || { echo "run_speed: no such zlib: $lib" >&2; exit 1; }
+done
+
+# the include directory holding zlib.h for a tree or a libz.a
+incdir() { if [ -d "$1" ]; then echo "$1"; else dirname "$1"; fi; }
+for lib in "$REF" "$TURBO"; do
+    [ -f "$(incdir "$lib")/zlib.h" ] ||
+        { echo "run_speed: no zlib.h next to $lib" >&2; exit 1; }
+done
+
+# expand the data arguments into zbench arguments: --set=NAME FILE...
+ARGS=()
+nfiles=0
+for a in "$@"; do
+    name=
+    case $a in
+        */*=*) ;;                        # '=' inside a path: a plain path
+        ?*=*) name=${a%%=*}; a=${a#*=} ;;
+    esac
+    if [ -d "$a" ]; then
+        d=$(abspath "$a")
+        ARGS+=("--set=${name:-$(basename "$d")}")
+        while IFS= read -r f; do
+            ARGS+=("$f"); nfiles=$((nfiles + 1))
+        done < <(find "$d" -mindepth 1 -maxdepth 1 -type f | LC_ALL=C sort)
+    elif [ -f "$a" ]; then
+        f=$(abspath "$a")
+        ARGS+=("--set=${name:-$(basename "$(dirname "$f")")}" "$f")
+        nfiles=$((nfiles + 1))
+    else
+        echo "run_speed: no such file or directory: $a" >&2; exit 1
+    fi
+done
+[ "$nfiles" -gt 0 ] || { echo "run_speed: no data files" >&2; exit 1; }
+
+mkdir -p "$BUILD"
+W=$(mktemp -d "$BUILD/speed.XXXXXX")
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W"' EXIT
+echo "run_speed: building in $W" >&2
+
+export CC CFLAGS
+sh "$HARNESS/mkzobj.sh" ref_ "$W/zref.o" "$REF"
+sh "$HARNESS/mkzobj.sh" tur_ "$W/ztur.o" "$TURBO"
+# shellcheck disable=SC2086
+{
+$CC $CFLAGS -I"$HARNESS" -I"$(incdir "$REF")" -DZAPI_PREFIX=ref_ \
+    -DZAPI_TABLE=zapi_ref -c "$HARNESS/zapi_impl.c" -o "$W/zapi_ref.o"
+$CC $CFLAGS -I"$HARNESS" -I"$(incdir "$TURBO")" -DZAPI_PREFIX=tur_ \
+    -DZAPI_TABLE=zapi_tur -c "$HARNESS/zapi_impl.c" -o "$W/zapi_tur.o"
+$CC $CFLAGS -std=gnu99 -Wall -I"$HARNESS" -I"$(incdir "$REF")" \
+    -c "$HERE/zbench.c" -o "$W/zbench.o"
+$CC $CFLAGS -o "$W/zbench" "$W/zbench.o" "$W/zapi_ref.o" "$W/zapi_tur.o" \
+    "$W/zref.o" "$W/ztur.o"
+}
+
+kind() { if [ -d "$1" ]; then echo "source tree, built with CC/CFLAGS below"
+         else echo "static library, taken as built"; fi; }
+rc=0
+"$W/zbench" \
+    --uname="$(uname -a)" \
+    --cc="$CC: $($CC --version 2>/dev/null | head -n 1)" \
+    --cflags="$CFLAGS" \
+    --ref="$REF" --tur="$TURBO" \
+    --note="REF is a $(kind "$REF"); TURBO is a $(kind "$TURBO")" \
+    --note="run_speed.sh REPS=${REPS:-5} LEVELS=${LEVELS:-1,3,6,9} ILEVELS=${ILEVELS:-6} OPS=${OPS:-all} MIN_TIME=${MIN_TIME:-0.1} CPU=${CPU:-}" \
+    --reps="${REPS:-5}" --levels="${LEVELS:-1,3,6,9}" \
+    --ilevels="${ILEVELS:-6}" --ops="${OPS:-all}" \
+    --min-time="${MIN_TIME:-0.1}" ${CPU:+--cpu="$CPU"} \
+    ${ZBENCH_ARGS:-} "${ARGS[@]}" || rc=$?
+exit $rc

@@ -1,0 +1,31 @@
+#!/bin/sh
+# run_stress.sh REF_TREE TURBO_TREE [FILE...]
+#
+# Builds zt_tests with two zlib source trees under AddressSanitizer and
+# UndefinedBehaviorSanitizer (-fsanitize=address,undefined
+# -fno-sanitize-recover=all -g -O1, for the trees and the harness alike) and
+# runs the damaged-stream tests with the FILEs as source data (ZT_FILES; the
+# corpus or pristine-tree files when none are given).  ZT_MODE=full for the
+# long run (>= 35,000 damaged streams); ZT_FILTER to run other tests.
+# Build output: $ZT_BUILD (default build/tests/stress in the repository).
+set -eu
+[ $# -ge 2 ] || { echo "usage: $0 REF_TREE TURBO_TREE [FILE...]" >&2; exit 2; }
+REF=$(cd "$1" && pwd) TUR=$(cd "$2" && pwd)
+shift 2
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+B=${ZT_BUILD:-$REPO/build/tests/stress}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1"
+make -C "$HERE" -j"${JOBS:-2}" O="$B" REF="$REF" TUR="$TUR" ZINC="$REF" \
+    CFLAGS="$SAN" CXXFLAGS="$SAN" LDFLAGS="$SAN"
+files=
+for f in "$@"; do
+    case $f in /*) p=$f ;; *) p=$(pwd)/$f ;; esac
+    files=${files:+$files:}$p
+done
+if [ -n "$files" ]; then ZT_FILES=$files; export ZT_FILES; fi
+export ZT_MODE=${ZT_MODE:-quick}
+echo "run_stress: REF=$REF TURBO=$TUR ZT_MODE=$ZT_MODE files: ${files:-(default data)}"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    exec "$B/zt_tests" --gtest_filter="${ZT_FILTER:-DamagedStream.*}"

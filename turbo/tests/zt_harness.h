@@ -1,0 +1,214 @@
+/* zt_harness.h -- shared pieces of the differential test suite.
+ *
+ * Every test runs pristine zlib 1.3.2 ("ref", zapi_ref) and the library under
+ * test ("tur", zapi_tur) side by side in one process and compares everything
+ * either of them lets a caller observe.  This header holds what the tests
+ * share: options (mode, seed, data sources), a seeded RNG, the test data
+ * (corpus files, pristine-tree files, generated data), the slicing policy, the
+ * failure printer, and the lockstep drivers for deflate, inflate and
+ * inflateBack.  The test files only choose parameters and call the drivers.
+ */
+#ifndef ZT_HARNESS_H
+#define ZT_HARNESS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "zapi.h"
+
+namespace zt {
+
+extern const zapi *const REF;   /* pristine zlib 1.3.2 */
+extern const zapi *const TUR;   /* library under test */
+
+/* ---- options (env ZT_MODE, ZT_SEED, ZT_CORPUS, ZT_FILES) ---------------- */
+struct Options {
+    bool full = false;          /* ZT_MODE=full */
+    uint64_t seed = 0x5EED2026; /* ZT_SEED */
+    std::string corpus;         /* ZT_CORPUS folder */
+    std::vector<std::string> files; /* ZT_FILES (':'-separated) */
+    bool verbose = false;       /* ZT_VERBOSE=1 */
+};
+Options &opt();
+void init_options(int argc, char **argv);   /* called by main() */
+inline bool full_mode() { return opt().full; }
+inline long by_mode(long quick, long full) { return opt().full ? full : quick; }
+
+/* ---- seeded RNG (splitmix64) -------------------------------------------- */
+class Rng {
+public:
+    explicit Rng(uint64_t seed) : s_(seed) {}
+    uint64_t next() {
+        uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    /* uniform in [0, n) (n > 0) */
+    uint32_t below(uint32_t n) { return (uint32_t)(next() % n); }
+    /* uniform in [lo, hi] */
+    size_t range(size_t lo, size_t hi) {
+        return lo + (size_t)(next() % (uint64_t)(hi - lo + 1));
+    }
+    bool chance(unsigned percent) { return below(100) < percent; }
+    template <class T> const T &pick(const std::vector<T> &v) {
+        return v[below((uint32_t)v.size())];
+    }
+private:
+    uint64_t s_;
+};
+/* A reproducible seed for case number idx of test `name`. */
+uint64_t case_seed(const char *name, uint64_t idx);
+
+/* ---- test data ------------------------------------------------------------ */
+struct Sample {
+    std::string name;
+    std::vector<uint8_t> bytes;
+};
+/* Files: ZT_FILES if given, else the corpus folder, else files of the
+ * pristine zlib tree.  Each capped (256 KiB quick, 1 MiB full). */
+const std::vector<Sample> &file_samples();
+/* Text-like files only (for the tests that need text longer than 4 KiB). */
+std::vector<const Sample *> text_samples();
+
+enum GenKind {
+    GEN_RANDOM, GEN_RUNS, GEN_TEXT, GEN_LOWENT, GEN_FARREP, GEN_ZEROS,
+    GEN_MIX, GEN_KINDS
+};
+const char *gen_name(int kind);
+std::vector<uint8_t> generate(Rng &rng, int kind, size_t len);
+/* Either a piece of a file sample or generated data, up to maxlen bytes. */
+Sample any_sample(Rng &rng, size_t maxlen);
+
+/* ---- slicing of input/output buffers -------------------------------------- */
+enum SliceMode { SLICE_TINY, SLICE_SMALL, SLICE_MEDIUM, SLICE_LARGE,
+                 SLICE_MIXED, SLICE_MODES };
+const char *slice_name(int mode);
+size_t slice(Rng &rng, int mode);   /* >= 1 */
+
+/* ---- failure reporting ---------------------------------------------------- */
+/* Ctx names one case so a failure can be reproduced: test, data, params, the
+ * case seed, and the call being made when ref and tur parted ways. */
+struct Ctx {
+    std::string test, data, params;
+    uint64_t seed = 0;
+    long call = 0;              /* number of the current library call */
+    std::string fn;             /* name of that call */
+    bool failed = false;
+    std::string describe() const;
+    /* records a mismatch (ADD_FAILURE) and returns false */
+    bool mismatch(const std::string &what);
+};
+/* Stops long loops after many failures (keeps broken builds fast). */
+bool too_many_failures();
+
+std::string hex(const uint8_t *p, size_t n);
+inline bool same_msg(const char *a, const char *b) {
+    return (a == nullptr && b == nullptr) ||
+           (a != nullptr && b != nullptr && std::string(a) == b);
+}
+inline std::string show_msg(const char *m) {
+    return m ? "\"" + std::string(m) + "\"" : "NULL";
+}
+
+/* ---- deflate -------------------------------------------------------------- */
+struct DefParams {
+    int level = Z_DEFAULT_COMPRESSION, windowBits = 15, memLevel = 8,
+        strategy = Z_DEFAULT_STRATEGY;
+    std::string str() const;
+};
+DefParams random_params(Rng &rng);   /* any valid combination */
+
+/* What the lockstep deflate driver does besides deflate(); all random
+ * decisions come from the rng passed to it. */
+struct DeflateScenario {
+    DefParams p;
+    int in_slice = SLICE_LARGE, out_slice = SLICE_LARGE;
+    int flush_pct = 0;          /* % of calls with a flush other than NO_FLUSH */
+    int params_pct = 0;         /* % of calls preceded by deflateParams() */
+    int copy_pct = 0;           /* % of calls preceded by deflateCopy() */
+    int tune = 0;               /* 1: deflateTune() with random values */
+    int prime = 0;              /* 1: deflatePrime() before data */
+    int dict = 0;               /* bytes of dictionary (0: none) */
+    int gzheader = 0;           /* 1: deflateSetHeader() (gzip only) */
+    int zero_out_pct = 0;       /* % of calls with avail_out == 0 */
+    int resets = 0;             /* deflateReset() + whole stream again */
+};
+/* Runs both deflates in lockstep over data, comparing after every call.
+ * Returns false at the first difference (already reported).  Stores the
+ * ref output (of the last stream when resets > 0) in *out if given. */
+bool deflate_lockstep(Ctx &ctx, const DeflateScenario &sc,
+                      const std::vector<uint8_t> &data, Rng &rng,
+                      std::vector<uint8_t> *out = nullptr);
+
+/* Compresses with ref only (to make streams for the inflate tests).
+ * flush_every > 0: a `flush` every flush_every input bytes.  dict as given. */
+std::vector<uint8_t> ref_deflate(const DefParams &p, const uint8_t *data,
+                                 size_t len, int flush_every = 0,
+                                 int flush = Z_FULL_FLUSH,
+                                 const std::vector<uint8_t> *dict = nullptr,
+                                 gz_header *head = nullptr);
+/* Bit positions of every block header in a valid stream (ref inflate with
+ * Z_BLOCK); windowBits as for inflateInit2. */
+std::vector<size_t> block_starts(const std::vector<uint8_t> &stream,
+                                 int windowBits);
+
+/* ---- inflate -------------------------------------------------------------- */
+enum FlushMix { FLUSH_NONE, FLUSH_RANDOM, FLUSH_FINISH, FLUSH_MIXES };
+struct InflateScenario {
+    int windowBits = 15;
+    int in_slice = SLICE_LARGE, out_slice = SLICE_LARGE;
+    int flush_mix = FLUSH_NONE;
+    int copy_pct = 0;           /* % of calls preceded by inflateCopy() */
+    int get_header = 0;         /* 1: inflateGetHeader() with small buffers */
+    int validate_off = 0;       /* 1: inflateValidate(strm, 0) */
+    int multi_member = 0;       /* 1: inflateReset() after Z_STREAM_END and go on */
+    int reset2_wbits = 0;       /* != 0: inflateReset2(this) instead */
+    int prime_bytes = 0;        /* first bytes fed via inflatePrime() */
+    int sync_first = 0;         /* 1: inflateSync() until Z_OK before inflating */
+    int zero_in_pct = 0;        /* % of calls with avail_in == 0 */
+    const std::vector<uint8_t> *dict = nullptr; /* for Z_NEED_DICT / raw */
+    size_t out_cap = (size_t)1 << 26;  /* stop after this much output */
+};
+struct InflateResult {
+    bool same = true;           /* false: a difference was reported */
+    int rc = Z_OK;              /* last return code */
+    long calls = 0;
+    std::vector<uint8_t> out;   /* ref output */
+    size_t members = 0;         /* streams ended (Z_STREAM_END) */
+};
+InflateResult inflate_lockstep(Ctx &ctx, const InflateScenario &sc,
+                               const std::vector<uint8_t> &stream,
+                               uint64_t slice_seed);
+
+/* One inflateBack() run of one library.  in() hands out slices drawn from
+ * slice_seed/in_slice; the window (1 << windowBits bytes) is filled with
+ * `fill` first.  out() stops after out_cap bytes (returns 1). */
+struct InfBackRun {
+    int init_rc = Z_OK, rc = Z_OK;
+    std::string msg;            /* "NULL" or the message */
+    std::vector<uint8_t> out;
+    long next_in_off = -1;      /* offset of next_in in the stream, -1: NULL */
+    unsigned avail_in = 0;
+    long in_calls = 0;
+    bool operator==(const InfBackRun &o) const {
+        return init_rc == o.init_rc && rc == o.rc && msg == o.msg &&
+               out == o.out && next_in_off == o.next_in_off &&
+               avail_in == o.avail_in;
+    }
+    std::string str() const;
+};
+InfBackRun infback_run(const zapi *A, const std::vector<uint8_t> &stream,
+                       int windowBits, uint64_t slice_seed, int in_slice,
+                       int fill, size_t first_avail, size_t out_cap);
+
+/* CRC-32 of a buffer (via ref) for short reports. */
+uint32_t crc_of(const std::vector<uint8_t> &v);
+
+}  /* namespace zt */
+
+#endif /* ZT_HARNESS_H */
