@@ -77,8 +77,14 @@ interface() {
     echo "all $(wc -l <"$LOG/syms-ref") versioned symbols of zlib 1.3.2 kept"
     extra=$(comm -13 "$LOG/syms-ref" "$LOG/syms-tur" | grep -v '^ZLIB_TURBO_1.0 ' || true)
     [ -z "$extra" ] || { echo "new symbols outside ZLIB_TURBO_1.0: $extra"; exit 1; }
-    grep -q '^ZLIB_TURBO_1.0 zlibTurboVersion$' "$LOG/syms-tur"
-    echo "zlibTurboVersion exported under ZLIB_TURBO_1.0"
+    for f in zlibTurboVersion deflatePrepareDictionary deflateUseDictionary \
+             deflateFreeDictionary; do
+        grep -q "^ZLIB_TURBO_1.0 $f\$" "$LOG/syms-tur" ||
+            { echo "$f not exported under ZLIB_TURBO_1.0"; exit 1; }
+        grep -q "ZEXPORT $f(" "$TUR/zturbo.h" ||
+            { echo "$f not declared in zturbo.h"; exit 1; }
+        echo "$f exported under ZLIB_TURBO_1.0 and declared in zturbo.h"
+    done
     cat >"$LOG/ver.c" <<'EOF'
 #include <stdio.h>
 #include <string.h>
