@@ -185,6 +185,19 @@ fi
 # --- checksums: every length and alignment against a plain reference --------
 step checksums-exhaustive sh turbo/tests/zsum.sh "$TUR" "${ZSUM_CFLAGS:--O2}" -q
 
+# --- deflate differential fuzzer: a short run, ASan then UBSan --------------
+# (skipped, and counted as passed, where clang has no libFuzzer)
+fuzz_deflate() {
+    rm -rf "$B/check/fuzz-corpus"
+    TIME=${FUZZ_TIME:-10} FUZZ_BUILD="$B/check/fuzz" \
+        sh turbo/tests/fuzz/run_fuzz_deflate.sh "$B/src/zlib-1.3.2" "$TUR" \
+        "$B/check/fuzz-corpus"
+    rc=$?
+    [ $rc -eq 77 ] && return 0
+    return $rc
+}
+step fuzz-deflate fuzz_deflate
+
 # --- the harness can fail: pristine built with a changed decision ------------
 selftest() {
     $MAKE -C turbo/tests selftest O="$B/tests" REF="$REF/libz.a" \
