@@ -15,6 +15,10 @@
      xgetbv: Adler-32 with AVX2, adler32_simd.c;
    - VPCLMULQDQ (leaf 7, ecx bit 10) with all of the above: CRC-32 folding
      with 256-bit carry-less multiplications, crc32_simd.c;
+   - AVX-512F (leaf 7, ebx bit 16) with all of the above, and that the OS
+     saves and restores the zmm registers and the mask registers: XCR0 bits
+     5 (opmask), 6 (upper halves of zmm0-15) and 7 (zmm16-31): CRC-32
+     folding with 512-bit carry-less multiplications, crc32_simd.c;
 
    and stores the answer in zsimd_cpu, with ZSIMD_CPU_KNOWN set so that it is
    never 0 afterwards.
@@ -30,7 +34,8 @@
 
    Test builds (-DZ_TURBO_SIMD_TEST, never a library build) also read the
    environment variable ZLIB_TURBO_SIMD_MASK, a number ANDed with the bits
-   found (e.g. 0 forces the portable code, 2 the 128-bit CRC-32 code only), so
+   found (e.g. 0 forces the portable code, 6 the 128-bit CRC-32 code and AVX2
+   Adler-32, 14 the 256-bit CRC-32 loop at most, 30 the 512-bit one), so
    that turbo/tests/zsum.sh can check both sides of every choice.
  */
 
@@ -56,7 +61,7 @@ local unsigned xcr0(void) {
 }
 
 int ZLIB_INTERNAL zsimd_detect(void) {
-    unsigned eax, ebx, ecx, edx, max;
+    unsigned eax, ebx, ecx, edx, max, xsaved;
     int found = ZSIMD_CPU_KNOWN;
 
     max = __get_cpuid_max(0, 0);        /* 0 if there is no cpuid (i386) */
@@ -65,12 +70,15 @@ int ZLIB_INTERNAL zsimd_detect(void) {
         if ((ecx & (1U << 1)) && (ecx & (1U << 19)))
             found |= ZSIMD_CPU_CRC32;
         if (max >= 7 && (ecx & (1U << 27)) && (ecx & (1U << 28)) &&
-            (xcr0() & 6) == 6) {
+            ((xsaved = xcr0()) & 6) == 6) {
             __cpuid_count(7, 0, eax, ebx, ecx, edx);
             if (ebx & (1U << 5)) {
                 found |= ZSIMD_CPU_ADLER32;
-                if ((ecx & (1U << 10)) && (found & ZSIMD_CPU_CRC32))
+                if ((ecx & (1U << 10)) && (found & ZSIMD_CPU_CRC32)) {
                     found |= ZSIMD_CPU_CRC32V;
+                    if ((ebx & (1U << 16)) && (xsaved & 0xe0) == 0xe0)
+                        found |= ZSIMD_CPU_CRC32Z;
+                }
             }
         }
     }

@@ -13,13 +13,15 @@
        -mpclmul -msse4.1 -mavx2: the SIMD code is always used.  The library
        then needs a CPU with PCLMULQDQ, SSE4.1 and AVX2.  With -mvpclmulqdq
        as well (or -march=native on such a CPU), long CRC-32s use the 256-bit
-       VPCLMULQDQ loop, and the CPU needs that too.
+       VPCLMULQDQ loop, and the CPU needs that too; with -mavx512f
+       -mvpclmulqdq the 512-bit loop (zmm registers), which needs AVX-512F.
 
    -DZ_TURBO_SIMD_AUTO (configure --simd=auto, CMake -DZLIB_TURBO_SIMD=AUTO):
        the SIMD functions are compiled for their instruction sets with
        function attributes, the rest of the library for the baseline, and
        the CPU is asked once, at the first long enough checksum, which of them
-       it can run (zsimd.c), VPCLMULQDQ included.  For binaries that must run on any x86 CPU.
+       it can run (zsimd.c), VPCLMULQDQ on ymm and on zmm registers
+       included.  For binaries that must run on any x86 CPU.
 
    On other targets, or with neither macro, this header defines nothing and
    the portable code is used.  crc32.c and adler32.c use only the macros
@@ -47,6 +49,12 @@
 #      define ZSIMD_TARGET_CRC32V
 #      define ZSIMD_HAVE_CRC32V() 1
 #    endif
+#    if defined(__VPCLMULQDQ__) && defined(__AVX512F__)
+       /* -mavx512f -mvpclmulqdq, or -march=native on such a CPU */
+#      define ZSIMD_CRC32Z
+#      define ZSIMD_TARGET_CRC32Z
+#      define ZSIMD_HAVE_CRC32Z() 1
+#    endif
 #  elif defined(Z_TURBO_SIMD_AUTO)
 #    define ZSIMD_CRC32
 #    define ZSIMD_ADLER32
@@ -57,6 +65,8 @@
 #    define ZSIMD_CPU_CRC32 2       /* PCLMULQDQ and SSE4.1 */
 #    define ZSIMD_CPU_ADLER32 4     /* AVX2, and the OS saves ymm registers */
 #    define ZSIMD_CPU_CRC32V 8      /* both of the above, and VPCLMULQDQ */
+#    define ZSIMD_CPU_CRC32Z 16     /* CRC32V, AVX-512F, and the OS saves the
+                                       zmm registers (XCR0 bits 5-7) */
      /* zsimd_cpu is 0 until zsimd_detect() has run, then never changes
         again (see zsimd.c for why reading it unlocked is safe) */
      extern int ZLIB_INTERNAL zsimd_cpu;
@@ -69,6 +79,10 @@
 #      define ZSIMD_TARGET_CRC32V \
            __attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
 #      define ZSIMD_HAVE_CRC32V() (ZSIMD_CPU() & ZSIMD_CPU_CRC32V)
+#      define ZSIMD_CRC32Z
+#      define ZSIMD_TARGET_CRC32Z __attribute__(( \
+           target("vpclmulqdq,avx512f,avx2,pclmul,sse4.1")))
+#      define ZSIMD_HAVE_CRC32Z() (ZSIMD_CPU() & ZSIMD_CPU_CRC32Z)
 #    endif
 #  endif
 #endif
@@ -82,10 +96,17 @@
 #  ifndef CRC32_SIMDV_MIN
 #    define CRC32_SIMDV_MIN 128
 #  endif
+#  ifndef CRC32_SIMDZ_MIN
+#    define CRC32_SIMDZ_MIN 256
+#  endif
+#  if CRC32_SIMDV_MIN < 128 || CRC32_SIMDZ_MIN < 256
+#    error "the VPCLMULQDQ loops need 128 (ymm) and 256 (zmm) bytes at least"
+#  endif
    /* The CRC register (pre-conditioned, as inside crc32_z()) after crc's
       message is followed by buf[0..len-1]; len is a multiple of 16, >= 16.
-      crc32_simd() calls crc32_vpclmul() where it is built and the CPU has
-      it (len >= CRC32_SIMDV_MIN), crc32_pclmul() otherwise. */
+      crc32_simd() calls crc32_vpclmul512() where it is built and the CPU
+      has it (len >= CRC32_SIMDZ_MIN, at least 256), else crc32_vpclmul()
+      likewise (len >= CRC32_SIMDV_MIN, at least 128), else crc32_pclmul(). */
    unsigned ZLIB_INTERNAL crc32_simd(unsigned crc, const unsigned char *buf,
                                      z_size_t len);
    unsigned ZLIB_INTERNAL crc32_pclmul(unsigned crc, const unsigned char *buf,
@@ -94,6 +115,11 @@
    unsigned ZLIB_INTERNAL crc32_vpclmul(unsigned crc,
                                         const unsigned char *buf,
                                         z_size_t len);
+#  endif
+#  ifdef ZSIMD_CRC32Z
+   unsigned ZLIB_INTERNAL crc32_vpclmul512(unsigned crc,
+                                           const unsigned char *buf,
+                                           z_size_t len);
 #  endif
 #endif
 

@@ -250,16 +250,34 @@ simd_auto() {
     grep -q 'dispatch: CRC-32 tables, Adler-32 portable' "$LOG/zsum-auto.txt"
     ZLIB_TURBO_SIMD_MASK=6 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
     grep -q 'dispatch: CRC-32 PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    # the 256- and 512-bit VPCLMULQDQ tiers (masks 14 and 30), where the CPU
+    # has them
+    objdump -d "$d/libz.so.1" | grep -q 'vpclmul.*zmm'
+    if cpu_has vpclmulqdq; then
+        ZLIB_TURBO_SIMD_MASK=14 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+        grep -q 'dispatch: CRC-32 VPCLMULQDQ + PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    else
+        echo "simd-auto: 256-bit tier not forced (this CPU lacks VPCLMULQDQ)"
+    fi
+    if cpu_has vpclmulqdq && cpu_has avx512f; then
+        ZLIB_TURBO_SIMD_MASK=30 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+        grep -q 'dispatch: CRC-32 VPCLMULQDQ-512 + VPCLMULQDQ + PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    else
+        echo "simd-auto: 512-bit tier not forced (this CPU lacks AVX-512F or VPCLMULQDQ)"
+    fi
 }
 
-# the configure --simd flags on the same sources (+ -mvpclmulqdq if the CPU
-# has it)
+# the configure --simd flags on the same sources (+ -mvpclmulqdq, and
+# -mavx512f -mvpclmulqdq, where the CPU has them)
 simd_static() {
     set -e
     f="-O2 -DZ_TURBO_SIMD -mpclmul -msse4.1 -mavx2"
     sh turbo/tests/zsum.sh "$TUR" "$f" -q
     if cpu_has vpclmulqdq; then
         sh turbo/tests/zsum.sh "$TUR" "$f -mvpclmulqdq" -q
+    fi
+    if cpu_has vpclmulqdq && cpu_has avx512f; then
+        sh turbo/tests/zsum.sh "$TUR" "$f -mavx512f -mvpclmulqdq" -q
     fi
 }
 

@@ -9,7 +9,8 @@
  *
  * Printed:
  *   x^e mod P, as a 33-bit lane constant, for e = F + 32 and F - 32 to fold
- *   128 bits over F = 1024, 256 (the VPCLMULQDQ loop), 512, 128 bits, and
+ *   128 bits over F = 2048 (the 512-bit VPCLMULQDQ loop), 1536, 1024 (the
+ *   256-bit VPCLMULQDQ loop), 256, 512, 128 bits, and
  *   e = 96, 64 (the last 128 -> 96 -> 64 bit steps);
  *   mu = floor(x^64 / P) and P itself as 33-bit reflected values (Barrett).
  * Each x^e mod P is computed twice -- by e multiplications by x, and by
@@ -92,6 +93,10 @@ int main(void) {
     uint64_t q = 0, rem, chk;
     int d;
 
+    lane("K_FOLD2048_LO", 16 * 128 + 32);
+    lane("K_FOLD2048_HI", 16 * 128 - 32);
+    lane("K_FOLD1536_LO", 12 * 128 + 32);
+    lane("K_FOLD1536_HI", 12 * 128 - 32);
     lane("K_FOLD1024_LO", 8 * 128 + 32);
     lane("K_FOLD1024_HI", 8 * 128 - 32);
     lane("K_FOLD256_LO", 2 * 128 + 32);

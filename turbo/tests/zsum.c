@@ -208,9 +208,13 @@ int main(int argc, char **argv) {
 #ifdef ZSUM_DISPATCH
     if (zsimd_detect) {
         int f = zsimd_detect();
-        printf("zsum: SIMD dispatch: CRC-32 %s, Adler-32 %s\n",
-               f & 8 ? "VPCLMULQDQ + PCLMULQDQ" : f & 2 ? "PCLMULQDQ" :
-               "tables", f & 4 ? "AVX2" : "portable");
+        /* bits (zsimd.h): 2 PCLMULQDQ, 4 AVX2, 8 256-bit VPCLMULQDQ,
+           16 512-bit VPCLMULQDQ (AVX-512F) */
+        printf("zsum: SIMD dispatch: CRC-32 %s%s%s%s, Adler-32 %s\n",
+               f & 16 ? "VPCLMULQDQ-512 + " : "",
+               f & 8 ? "VPCLMULQDQ + " : "",
+               f & 2 ? "PCLMULQDQ" : "", f & 2 ? "" : "tables",
+               f & 4 ? "AVX2" : "portable");
     }
 #endif
     for (i = 0; i < 256; i++)
