@@ -39,6 +39,92 @@ ZEXTERN const char * ZEXPORT zlibTurboVersion(void);
    dlsym()) before calling it.
 */
 
+
+                        /* prepared dictionaries */
+
+typedef struct z_dict_s z_dict;
+/*
+     A prepared deflate dictionary: a dictionary indexed once, in the form
+   deflateSetDictionary() would leave it in a stream's window and hash
+   tables, so that it can be given to many streams at the cost of a few
+   memory copies each.  Opaque; made by deflatePrepareDictionary(), used by
+   deflateUseDictionary(), freed by deflateFreeDictionary().  Once made it is
+   never changed, so one object may be used by any number of streams in any
+   number of threads at the same time (but must not be freed while in use).
+*/
+
+ZEXTERN int ZEXPORT deflatePrepareDictionary(z_streamp strm,
+                                             const Bytef *dictionary,
+                                             uInt dictLength,
+                                             z_dict **dict);
+/*
+     Prepares dictionary[0..dictLength-1] for the streams that compress like
+   strm, and stores the new object in *dict.  strm must be a deflate stream
+   initialised with deflateInit() or deflateInit2() with the windowBits and
+   memLevel the dictionary will be used with, typically one that is about
+   to compress the first message; it is only read, never changed (its state
+   may be anything deflateSetDictionary() accepts or refuses).  The level and
+   strategy do not matter: in zlib 1.3.2 deflateSetDictionary() indexes a
+   dictionary the same way at every level, and the object is used as it is
+   with any level and strategy.  As with deflateSetDictionary(), only the
+   last 2^windowBits bytes of a longer dictionary go into the window, but the
+   Adler-32 of a zlib stream covers the whole dictionary.
+
+     Memory: every block, including a temporary copy of strm's state while
+   the dictionary is indexed (deflateCopy()), is allocated with strm->zalloc
+   and strm->opaque (zlib's defaults if they were Z_NULL at
+   deflateInit2()).  The object remembers strm->zfree and strm->opaque as
+   they are now, and deflateFreeDictionary() returns its blocks to them: the
+   allocator must stay usable until then.  The object holds a copy of the
+   whole dictionary (dictLength bytes), the dictionary's hash chains (2 bytes
+   per byte of the window's dictionary part) and its hash heads (4 bytes per
+   head set, or 2 << (memLevel + 7) bytes when many are set), about 160 KiB
+   for a 32 KiB dictionary of text at the default memLevel.
+
+     Returns Z_OK on success; Z_STREAM_ERROR if dict is Z_NULL, strm is not
+   a valid deflate stream, dictionary is Z_NULL, or strm writes the gzip
+   wrapper (deflateSetDictionary() never accepts a dictionary there);
+   Z_MEM_ERROR if memory could not be allocated.  On any error *dict is set
+   to Z_NULL (when dict is not Z_NULL) and nothing stays allocated.
+*/
+
+ZEXTERN int ZEXPORT deflateUseDictionary(z_streamp strm, const z_dict *dict);
+/*
+     Does exactly what deflateSetDictionary(strm, dictionary, dictLength)
+   would do with the dictionary that dict was prepared from, and returns what
+   it would return: the same strm->adler (the Adler-32 of the dictionary for
+   a zlib stream), strm->total_in, internal state and thus the same
+   compressed bytes for everything that follows, and the same errors.  It is
+   fast when strm is a raw or zlib stream that has just been initialised or
+   reset (deflateInit2(), deflateReset()), with the windowBits and memLevel
+   of the stream dict was prepared with, at any level and strategy: the
+   prepared window, hash heads and hash chains are then copied into strm.
+   In every other case (other windowBits or memLevel, a gzip stream, data or
+   a dictionary already given, deflate() already called) it calls
+   deflateSetDictionary() with the dictionary itself, so the result is still
+   identical.  deflateReset() followed by deflateUseDictionary() starts the
+   next message with the same dictionary.
+
+     dict is only read: any number of streams in any number of threads may
+   use one object at the same time.
+
+     Returns Z_OK, or Z_STREAM_ERROR if dict is Z_NULL or freed (as far as
+   can be detected: its memory must still be readable), or if
+   deflateSetDictionary() would return it (strm not a valid deflate stream,
+   a gzip stream, a zlib stream after its first deflate() call, input
+   pending in the window).
+*/
+
+ZEXTERN void ZEXPORT deflateFreeDictionary(z_dict *dict);
+/*
+     Frees a prepared dictionary: every block goes back to the zfree
+   function, with the opaque value, that the stream given to
+   deflatePrepareDictionary() had.  The streams that used it are unaffected
+   (they hold their own copy).  Z_NULL is ignored, and so is an object
+   already freed, as far as that can be detected (its memory must still be
+   readable: the free marks the object dead before returning it).
+*/
+
 #ifdef __cplusplus
 }
 #endif

@@ -77,8 +77,14 @@ interface() {
     echo "all $(wc -l <"$LOG/syms-ref") versioned symbols of zlib 1.3.2 kept"
     extra=$(comm -13 "$LOG/syms-ref" "$LOG/syms-tur" | grep -v '^ZLIB_TURBO_1.0 ' || true)
     [ -z "$extra" ] || { echo "new symbols outside ZLIB_TURBO_1.0: $extra"; exit 1; }
-    grep -q '^ZLIB_TURBO_1.0 zlibTurboVersion$' "$LOG/syms-tur"
-    echo "zlibTurboVersion exported under ZLIB_TURBO_1.0"
+    for f in zlibTurboVersion deflatePrepareDictionary deflateUseDictionary \
+             deflateFreeDictionary; do
+        grep -q "^ZLIB_TURBO_1.0 $f\$" "$LOG/syms-tur" ||
+            { echo "$f not exported under ZLIB_TURBO_1.0"; exit 1; }
+        grep -q "ZEXPORT $f(" "$TUR/zturbo.h" ||
+            { echo "$f not declared in zturbo.h"; exit 1; }
+        echo "$f exported under ZLIB_TURBO_1.0 and declared in zturbo.h"
+    done
     cat >"$LOG/ver.c" <<'EOF'
 #include <stdio.h>
 #include <string.h>
@@ -178,6 +184,120 @@ fi
 
 # --- checksums: every length and alignment against a plain reference --------
 step checksums-exhaustive sh turbo/tests/zsum.sh "$TUR" "${ZSUM_CFLAGS:--O2}" -q
+
+# --- deflate differential fuzzer: a short run, ASan then UBSan --------------
+# (skipped, and counted as passed, where clang has no libFuzzer)
+fuzz_deflate() {
+    rm -rf "$B/check/fuzz-corpus"
+    TIME=${FUZZ_TIME:-10} FUZZ_BUILD="$B/check/fuzz" \
+        sh turbo/tests/fuzz/run_fuzz_deflate.sh "$B/src/zlib-1.3.2" "$TUR" \
+        "$B/check/fuzz-corpus"
+    rc=$?
+    [ $rc -eq 77 ] && return 0
+    return $rc
+}
+step fuzz-deflate fuzz_deflate
+
+# --- the SIMD checksums (turbo/TECHNIQUES.md, "SIMD checksums") -------------
+# the CRC-32 folding constants: derived and checked by a program, and the
+# same lines as in crc32_simd.c
+crc_constants() {
+    set -e
+    ${CC:-cc} -O2 -o "$LOG/crc32_fold_consts" turbo/tests/crc32_fold_consts.c
+    "$LOG/crc32_fold_consts" >"$LOG/crc32_fold_consts.txt"
+    cat "$LOG/crc32_fold_consts.txt"
+    while IFS= read -r line; do
+        grep -qxF "$line" "$TUR/crc32_simd.c" ||
+            { echo "not in crc32_simd.c: $line"; exit 1; }
+    done <"$LOG/crc32_fold_consts.txt"
+    echo "all $(wc -l <"$LOG/crc32_fold_consts.txt") constants are crc32_simd.c's"
+}
+step crc32-fold-constants crc_constants
+
+is_x86() { case $(uname -m) in x86_64|i?86|amd64) return 0 ;; esac; return 1; }
+cpu_has() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
+
+# the default build: no SIMD instructions (no pclmul, no VEX-encoded AVX
+# instruction) and no CPU detection (cpuid, xgetbv)
+no_simd_default() {
+    set -e
+    objdump -d --no-show-raw-insn "$TUR/libz.so.1" "$TUR/libz.a" \
+        >"$LOG/default.dis"
+    bad=$(grep -E 'pclmul|cpuid|xgetbv|%ymm|%zmm' "$LOG/default.dis" | head -n 5)
+    vex=$(awk -F'\t' 'NF >= 2 && $2 ~ /^v[a-z]/' "$LOG/default.dis" | head -n 5)
+    [ -z "$bad$vex" ] || { echo "in the default build: $bad $vex"; exit 1; }
+    echo "default build: $(grep -c '' "$LOG/default.dis") lines of disassembly," \
+        "no pclmul, cpuid, xgetbv or AVX instruction"
+}
+
+# configure --simd=auto on a copy of the tree's sources: zlib's make test,
+# then zsum on the same sources with the dispatch forced each way
+simd_auto() {
+    set -e
+    d=$B/simd-auto
+    rm -rf "$d"
+    mkdir -p "$d"
+    (cd "$TUR" && git ls-files | tar -cf - -T -) | tar -xf - -C "$d"
+    (cd "$d" && ./configure --simd=auto && grep -q Z_TURBO_SIMD_AUTO Makefile)
+    $MAKE -C "$d" all
+    $MAKE -C "$d" test
+    objdump -d "$d/libz.so.1" | grep -q pclmul
+    objdump -d "$d/libz.so.1" | grep -q cpuid
+    f="-O2 -DZ_TURBO_SIMD_AUTO -DZ_TURBO_SIMD_TEST"
+    sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+    grep -q 'dispatch: CRC-32 .*PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    ZLIB_TURBO_SIMD_MASK=0 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+    grep -q 'dispatch: CRC-32 tables, Adler-32 portable' "$LOG/zsum-auto.txt"
+    ZLIB_TURBO_SIMD_MASK=6 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+    grep -q 'dispatch: CRC-32 PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    # the 256- and 512-bit VPCLMULQDQ tiers (masks 14 and 30), where the CPU
+    # has them
+    objdump -d "$d/libz.so.1" | grep -q 'vpclmul.*zmm'
+    if cpu_has vpclmulqdq; then
+        ZLIB_TURBO_SIMD_MASK=14 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+        grep -q 'dispatch: CRC-32 VPCLMULQDQ + PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    else
+        echo "simd-auto: 256-bit tier not forced (this CPU lacks VPCLMULQDQ)"
+    fi
+    if cpu_has vpclmulqdq && cpu_has avx512f; then
+        ZLIB_TURBO_SIMD_MASK=30 sh turbo/tests/zsum.sh "$d" "$f" -q | tee "$LOG/zsum-auto.txt"
+        grep -q 'dispatch: CRC-32 VPCLMULQDQ-512 + VPCLMULQDQ + PCLMULQDQ, Adler-32 AVX2' "$LOG/zsum-auto.txt"
+    else
+        echo "simd-auto: 512-bit tier not forced (this CPU lacks AVX-512F or VPCLMULQDQ)"
+    fi
+}
+
+# the configure --simd flags on the same sources (+ -mvpclmulqdq, and
+# -mavx512f -mvpclmulqdq, where the CPU has them)
+simd_static() {
+    set -e
+    f="-O2 -DZ_TURBO_SIMD -mpclmul -msse4.1 -mavx2"
+    sh turbo/tests/zsum.sh "$TUR" "$f" -q
+    if cpu_has vpclmulqdq; then
+        sh turbo/tests/zsum.sh "$TUR" "$f -mvpclmulqdq" -q
+    fi
+    if cpu_has vpclmulqdq && cpu_has avx512f; then
+        sh turbo/tests/zsum.sh "$TUR" "$f -mavx512f -mvpclmulqdq" -q
+    fi
+}
+
+if is_x86; then
+    step simd-absent-by-default no_simd_default
+    if cpu_has pclmulqdq && cpu_has sse4_1 && cpu_has avx2; then
+        step simd-auto simd_auto
+        step simd-static simd_static
+    else
+        for n in simd-auto simd-static; do
+            printf 'PASS  %-34s %4ss  (skipped: this CPU lacks PCLMULQDQ, SSE4.1 or AVX2)\n' "$n" 0
+            record "$n" 0
+        done
+    fi
+else
+    for n in simd-absent-by-default simd-auto simd-static; do
+        printf 'PASS  %-34s %4ss  (skipped: not x86)\n' "$n" 0
+        record "$n" 0
+    done
+fi
 
 # --- the harness can fail: pristine built with a changed decision ------------
 selftest() {

@@ -21,6 +21,7 @@ mkdir "$WORK/$NAME"
 git -C "$TREE" archive --format=tar HEAD | tar -xf - -C "$WORK/$NAME"
 (cd "$TOP" && git ls-files -co --exclude-standard -- turbo patches) |
 while IFS= read -r f; do
+    [ -f "$TOP/$f" ] || continue        # tracked but deleted in the work tree
     case "$f" in patches/*) d="turbo/$f" ;; *) d="$f" ;; esac
     mkdir -p "$WORK/$NAME/$(dirname "$d")"
     cp -p "$TOP/$f" "$WORK/$NAME/$d"

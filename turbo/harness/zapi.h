@@ -21,13 +21,20 @@
 extern "C" {
 #endif
 
+struct z_dict_s;                /* zturbo.h's prepared dictionary (opaque) */
+
 typedef struct zapi_s {
     const char *name;           /* "ref" or "tur" */
 #define ZFN(ret, fn, args) ret (*fn) args;
 #include "zapi_list.h"
 #undef ZFN
-    /* zlib-turbo's own extras, or NULL in a library without them */
+    /* zlib-turbo's own extras (zturbo.h), each NULL in a library without
+     * it (pristine zlib has none of them) */
     const char *(*zlibTurboVersion)(void);
+    int (*deflatePrepareDictionary)(z_streamp strm, const Bytef *dictionary,
+                                    uInt dictLength, struct z_dict_s **dict);
+    int (*deflateUseDictionary)(z_streamp strm, const struct z_dict_s *dict);
+    void (*deflateFreeDictionary)(struct z_dict_s *dict);
 } zapi;
 
 extern const zapi zapi_ref;     /* the reference: pristine zlib 1.3.2 */

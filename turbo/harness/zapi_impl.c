@@ -3,8 +3,9 @@
  * Compiled once per library: -DZAPI_PREFIX=ref_ -DZAPI_TABLE=zapi_ref, and
  * -DZAPI_PREFIX=tur_ -DZAPI_TABLE=zapi_tur.  The renamed functions are
  * declared here from zapi_list.h, so the program itself never sees a zlib
- * symbol under its own name.  zlibTurboVersion is weak: a pristine library
- * renamed into the "tur" slot (as the harness self-test does) leaves it NULL.
+ * symbol under its own name.  zlib-turbo's extras (zlibTurboVersion, the
+ * prepared dictionary functions) are weak: a pristine library renamed into
+ * the "tur" slot (as the harness self-test does) leaves them NULL.
  */
 #include "zapi.h"
 
@@ -21,10 +22,16 @@
 #undef ZFN
 
 #if defined(__GNUC__) || defined(__clang__)
-extern const char *P(zlibTurboVersion)(void) __attribute__((weak));
-#  define TURBO_VERSION_FN P(zlibTurboVersion)
+#  define ZAPI_WEAK __attribute__((weak))
+extern const char *P(zlibTurboVersion)(void) ZAPI_WEAK;
+extern int P(deflatePrepareDictionary)(z_streamp, const Bytef *, uInt,
+                                       struct z_dict_s **) ZAPI_WEAK;
+extern int P(deflateUseDictionary)(z_streamp, const struct z_dict_s *)
+    ZAPI_WEAK;
+extern void P(deflateFreeDictionary)(struct z_dict_s *) ZAPI_WEAK;
+#  define TURBO_FN(fn) P(fn)
 #else
-#  define TURBO_VERSION_FN 0
+#  define TURBO_FN(fn) 0
 #endif
 
 #define STR_(x) #x
@@ -35,5 +42,8 @@ const zapi ZAPI_TABLE = {
 #define ZFN(ret, fn, args) P(fn),
 #include "zapi_list.h"
 #undef ZFN
-    TURBO_VERSION_FN
+    TURBO_FN(zlibTurboVersion),
+    TURBO_FN(deflatePrepareDictionary),
+    TURBO_FN(deflateUseDictionary),
+    TURBO_FN(deflateFreeDictionary)
 };

@@ -16,6 +16,9 @@
  *   - adler32_combine(64), crc32_combine(64), crc32_combine_gen(64) and
  *     crc32_combine_op on random splits.
  * Prints the number of cases checked; exits 1 at the first mismatch.
+ * Linked with a zlib-turbo built with -DZ_TURBO_SIMD_AUTO, it also prints
+ * what the CPU dispatch chose (zsimd_detect(), after the mask that test
+ * builds, -DZ_TURBO_SIMD_TEST, read from ZLIB_TURBO_SIMD_MASK).
  * Usage: zsum [-q]   (-q: skip the 400 MB case)
  */
 #ifndef _LARGEFILE64_SOURCE
@@ -25,6 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "zlib.h"
+
+#if defined(__GNUC__) && defined(__ELF__) && \
+    (defined(__x86_64__) || defined(__i386__))
+/* zlib-turbo's CPU dispatch (zsimd.c), where it is linked in */
+extern int zsimd_detect(void) __attribute__((weak));
+#  define ZSUM_DISPATCH
+#endif
 
 #define BASE 65521UL
 #define MAXLEN 4096
@@ -195,6 +205,18 @@ int main(int argc, char **argv) {
     size_t i, n;
 
     make_ref_table();
+#ifdef ZSUM_DISPATCH
+    if (zsimd_detect) {
+        int f = zsimd_detect();
+        /* bits (zsimd.h): 2 PCLMULQDQ, 4 AVX2, 8 256-bit VPCLMULQDQ,
+           16 512-bit VPCLMULQDQ (AVX-512F) */
+        printf("zsum: SIMD dispatch: CRC-32 %s%s%s%s, Adler-32 %s\n",
+               f & 16 ? "VPCLMULQDQ-512 + " : "",
+               f & 8 ? "VPCLMULQDQ + " : "",
+               f & 2 ? "PCLMULQDQ" : "", f & 2 ? "" : "tables",
+               f & 4 ? "AVX2" : "portable");
+    }
+#endif
     for (i = 0; i < 256; i++)
         check("get_crc_table", i, 0, (unsigned long)t[i], ref_crc_table[i]);
     check("adler32 NULL", 0, 0, adler32(12345, Z_NULL, 0), 1);
