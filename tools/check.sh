@@ -198,6 +198,21 @@ fuzz_deflate() {
 }
 step fuzz-deflate fuzz_deflate
 
+# --- inflate differential fuzzer: a short run (ASan+UBSan) -------------------
+fuzz_inflate() {
+    probe=$LOG/fuzz-probe
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' >"$probe.c"
+    if ! ${CLANG:-clang} -fsanitize=fuzzer "$probe.c" -o "$probe" >/dev/null 2>&1; then
+        echo "clang has no libFuzzer: skipped"
+        return 0
+    fi
+    rm -rf "$B/check/fuzz-inflate-corpus"
+    TIME=${FUZZ_TIME:-10} BUILD="$B/check/fuzz-inflate" CC=${CLANG:-clang} \
+        sh turbo/tests/fuzz/run_fuzz.sh "$B/src/zlib-1.3.2" "$TUR" \
+        "$B/check/fuzz-inflate-corpus"
+}
+step fuzz-inflate fuzz_inflate
+
 # --- the SIMD checksums (turbo/TECHNIQUES.md, "SIMD checksums") -------------
 # the CRC-32 folding constants: derived and checked by a program, and the
 # same lines as in crc32_simd.c
