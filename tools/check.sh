@@ -209,7 +209,9 @@ fuzz_inflate() {
     rm -rf "$B/check/fuzz-inflate-corpus"
     TIME=${FUZZ_TIME:-10} BUILD="$B/check/fuzz-inflate" CC=${CLANG:-clang} \
         sh turbo/tests/fuzz/run_fuzz.sh "$B/src/zlib-1.3.2" "$TUR" \
-        "$B/check/fuzz-inflate-corpus"
+        "$B/check/fuzz-inflate-corpus" || return 1
+    # inputs that once found a difference (turbo/tests/fuzz/regressions/)
+    "$B/check/fuzz-inflate/fuzz_inflate" turbo/tests/fuzz/regressions/inflate-*.bin
 }
 step fuzz-inflate fuzz_inflate
 
