@@ -9,9 +9,11 @@
 # each with the four parameter bytes fuzz_inflate.c reads first.
 #
 # Environment: TIME (seconds, default 60), BUILD (default <repo>/build/fuzz),
-# CC (clang), JOBS (libFuzzer -jobs, default 1).  The last line of the log
-# libFuzzer writes is printed; exit status is libFuzzer's (non-zero on a
-# difference or a sanitizer report: the crashing input is left in BUILD).
+# CC (clang), JOBS (libFuzzer -jobs and -workers: that many fuzzing
+# processes at once, default 1; -jobs alone runs at most half as many as
+# there are cores).  The last line of the log libFuzzer writes is printed;
+# exit status is libFuzzer's (non-zero on a difference or a sanitizer
+# report: the crashing input is left in BUILD).
 set -eu
 REF=${1:?usage: run_fuzz.sh REF TURBO CORPUS}
 TUR=${2:?usage: run_fuzz.sh REF TURBO CORPUS}
@@ -73,7 +75,7 @@ fi
 cd "$BUILD"
 rc=0
 "$BUILD/fuzz_inflate" -max_total_time="$TIME" -max_len=65536 -timeout=20 \
-    -rss_limit_mb=4096 -print_final_stats=1 ${JOBS:+-jobs=$JOBS} "$CORPUS" \
+    -rss_limit_mb=4096 -print_final_stats=1 ${JOBS:+-jobs=$JOBS -workers=$JOBS} "$CORPUS" \
     >"$BUILD/fuzz.log" 2>&1 || rc=$?
 grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' \
     "$BUILD/fuzz.log" || tail -n 5 "$BUILD/fuzz.log"
