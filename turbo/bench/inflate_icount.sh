@@ -1,5 +1,6 @@
 #!/bin/sh
 # inflate_icount.sh TREE FILE.z... -- executed instructions of inflate()
+# (ICOUNT_MODE=16k: 16 KiB in / 64 KiB out at a time instead of one call)
 #
 # Compiles the inflate side of the zlib source TREE (adler32 crc32 inflate
 # inffast inftrees infback zutil) with $CC $CFLAGS (cc, -O2), links it with
@@ -10,7 +11,7 @@
 # Make streams with e.g.
 #   python3 -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress(open(sys.argv[1],"rb").read()[:3000000], 1))' FILE > FILE.1.z
 set -eu
-[ $# -ge 2 ] || { sed -n '2,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 T=$(cd "$1" && pwd); shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-cc}
@@ -24,7 +25,7 @@ done
 # shellcheck disable=SC2086
 $CC $CFLAGS -I"$T" "$HERE/inflate_icount.c" "$B"/*.o -o "$B/icount"
 for z in "$@"; do
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/icount" "$z" \
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/icount" "$z" 1 ${ICOUNT_MODE:-whole} \
         2>&1 >/dev/null | awk -v z="$(basename "$z")" \
         '/Collected/ { printf "%-24s %s\n", z, $4 }'
 done
