@@ -1,13 +1,15 @@
 #!/bin/sh
 # run_cross.sh PRISTINE_TREE TURBO_TREE FILE...
 #
-# Compresses each FILE at levels 0-9 with the turbo tree built for -m32
-# (gcc-multilib) and for s390x big-endian (s390x-linux-gnu-gcc -static, run
-# under qemu-s390x), and compares the bytes with pristine zlib built for the
-# host (x86-64).  A target whose compiler is missing is skipped.
+# Compresses each FILE at levels 0-9 with the turbo tree built for 32-bit
+# x86 (cc -m32 with gcc-multilib, else Debian's i686-linux-gnu-gcc -static,
+# which can be installed beside the s390x cross compiler while gcc-multilib
+# cannot) and for s390x big-endian (s390x-linux-gnu-gcc -static, run under
+# qemu-s390x), and compares the bytes with pristine zlib built for the host
+# (x86-64).  A target whose compiler is missing is skipped.
 # Env: CFLAGS (-O2), TARGETS ("m32 s390x").  Exit 1 on any difference.
 set -eu
-[ $# -ge 3 ] || { sed -n '2,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 REF=$(cd "$1" && pwd) TUR=$(cd "$2" && pwd)
 shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +26,10 @@ build host cc "$REF"
 rc=0
 for t in ${TARGETS:-m32 s390x}; do
     case $t in
-        m32) build m32 cc "$TUR" -m32 || { echo "run_cross: m32: no compiler, skipped"; continue; }
+        m32) build m32 cc "$TUR" -m32 2>/dev/null ||
+                 { command -v i686-linux-gnu-gcc >/dev/null &&
+                   build m32 i686-linux-gnu-gcc "$TUR" -static; } ||
+                 { echo "run_cross: m32: no compiler, skipped"; continue; }
              run= ;;
         s390x) command -v s390x-linux-gnu-gcc >/dev/null && command -v qemu-s390x >/dev/null ||
                    { echo "run_cross: s390x: no cross compiler or qemu, skipped"; continue; }
