@@ -19,6 +19,14 @@
 #          run, removed afterwards unless KEEP=1)
 #   REPS (5), LEVELS (1,3,6,9), ILEVELS (6), OPS (all), MIN_TIME (0.1),
 #   CPU (pin zbench to that CPU; default unpinned), ZBENCH_ARGS (more args)
+#   LAYOUTS (1): build and run zbench that many times, each with the two
+#          libraries' code placed at other offsets modulo 64 bytes (padding
+#          objects before each; GNU assembler syntax), one run after the
+#          other into the same output, which summarize.py pools (the median
+#          is then taken over LAYOUTS x REPS repetitions).  Where a hot loop
+#          lands relative to 64-byte boundaries moves a library's speed by
+#          a few percent on some cores; with LAYOUTS=4 each library runs at
+#          every 16-byte offset modulo 64, paired differently each time.
 # Exit status: zbench's (2 = some output was not identical/correct).
 set -eu
 
@@ -91,22 +99,51 @@ $CC $CFLAGS -I"$HARNESS" -I"$(incdir "$TURBO")" -DZAPI_PREFIX=tur_ \
     -DZAPI_TABLE=zapi_tur -c "$HARNESS/zapi_impl.c" -o "$W/zapi_tur.o"
 $CC $CFLAGS -std=gnu99 -Wall -I"$HARNESS" -I"$(incdir "$REF")" \
     -c "$HERE/zbench.c" -o "$W/zbench.o"
-$CC $CFLAGS -o "$W/zbench" "$W/zbench.o" "$W/zapi_ref.o" "$W/zapi_tur.o" \
-    "$W/zref.o" "$W/ztur.o"
+}
+
+# pad.o of n bytes of code, its section aligned to 64 bytes: linked right
+# before a library's object, it puts that library's code at n modulo 64
+# (its functions are aligned to at most 16 bytes at -O2/-O3)
+pad() {
+    { printf '\t.section .note.GNU-stack,"",@progbits\n'
+      printf '\t.text\n\t.p2align 6\nzbench_pad_%s:\n' "$2"
+      [ "$1" -eq 0 ] || printf '\t.skip %s\n' "$1"
+    } | $CC -c -x assembler -o "$W/pad$2.o" -
+}
+LAYOUTS=${LAYOUTS:-1}
+layout() {
+    # layout i: the ref object at 16*i bytes past a 64-byte boundary, the
+    # tur object at 16*((3i+2) mod 4): each at all four offsets in 4 layouts
+    if [ "$LAYOUTS" -gt 1 ]; then
+        pad $((16 * ($1 % 4))) r
+        pad $((16 * ((3 * $1 + 2) % 4))) t
+        PADR=$W/padr.o PADT=$W/padt.o
+    else
+        PADR= PADT=
+    fi
+    # shellcheck disable=SC2086
+    $CC $CFLAGS -o "$W/zbench" "$W/zbench.o" "$W/zapi_ref.o" \
+        "$W/zapi_tur.o" $PADR "$W/zref.o" $PADT "$W/ztur.o"
 }
 
 kind() { if [ -d "$1" ]; then echo "source tree, built with CC/CFLAGS below"
          else echo "static library, taken as built"; fi; }
 rc=0
-"$W/zbench" \
-    --uname="$(uname -a)" \
-    --cc="$CC: $($CC --version 2>/dev/null | head -n 1)" \
-    --cflags="$CFLAGS" \
-    --ref="$REF" --tur="$TURBO" \
-    --note="REF is a $(kind "$REF"); TURBO is a $(kind "$TURBO")" \
-    --note="run_speed.sh REPS=${REPS:-5} LEVELS=${LEVELS:-1,3,6,9} ILEVELS=${ILEVELS:-6} OPS=${OPS:-all} MIN_TIME=${MIN_TIME:-0.1} CPU=${CPU:-}" \
-    --reps="${REPS:-5}" --levels="${LEVELS:-1,3,6,9}" \
-    --ilevels="${ILEVELS:-6}" --ops="${OPS:-all}" \
-    --min-time="${MIN_TIME:-0.1}" ${CPU:+--cpu="$CPU"} \
-    ${ZBENCH_ARGS:-} "${ARGS[@]}" || rc=$?
+i=0
+while [ "$i" -lt "$LAYOUTS" ]; do
+    layout "$i"
+    [ "$LAYOUTS" -gt 1 ] && echo "run_speed: layout $((i + 1)) of $LAYOUTS" >&2
+    "$W/zbench" \
+        --uname="$(uname -a)" \
+        --cc="$CC: $($CC --version 2>/dev/null | head -n 1)" \
+        --cflags="$CFLAGS" \
+        --ref="$REF" --tur="$TURBO" \
+        --note="REF is a $(kind "$REF"); TURBO is a $(kind "$TURBO")" \
+        --note="run_speed.sh REPS=${REPS:-5} LEVELS=${LEVELS:-1,3,6,9} ILEVELS=${ILEVELS:-6} OPS=${OPS:-all} MIN_TIME=${MIN_TIME:-0.1} CPU=${CPU:-} LAYOUTS=$LAYOUTS (this is layout $((i + 1)))" \
+        --reps="${REPS:-5}" --levels="${LEVELS:-1,3,6,9}" \
+        --ilevels="${ILEVELS:-6}" --ops="${OPS:-all}" \
+        --min-time="${MIN_TIME:-0.1}" ${CPU:+--cpu="$CPU"} \
+        ${ZBENCH_ARGS:-} "${ARGS[@]}" || rc=$?
+    i=$((i + 1))
+done
 exit $rc
