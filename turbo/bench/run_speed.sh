@@ -27,6 +27,11 @@
 #          lands relative to 64-byte boundaries moves a library's speed by
 #          a few percent on some cores; with LAYOUTS=4 each library runs at
 #          every 16-byte offset modulo 64, paired differently each time.
+#   ROTATE (0): with LAYOUTS, also rebuild each source-tree library in every
+#          layout with its objects joined in another order (mkzobj.sh
+#          ZOBJ_ROTATE: by 5i places for REF, 7i for TURBO in layout i),
+#          which moves functions by kilobytes against each other: placement
+#          at that scale moves inflate by up to 5% on the AMD dev machine.
 # Exit status: zbench's (2 = some output was not identical/correct).
 set -eu
 
@@ -114,6 +119,10 @@ LAYOUTS=${LAYOUTS:-1}
 layout() {
     # layout i: the ref object at 16*i bytes past a 64-byte boundary, the
     # tur object at 16*((3i+2) mod 4): each at all four offsets in 4 layouts
+    if [ "${ROTATE:-0}" = 1 ] && [ "$1" -gt 0 ]; then
+        ZOBJ_ROTATE=$((5 * $1)) sh "$HARNESS/mkzobj.sh" ref_ "$W/zref.o" "$REF"
+        ZOBJ_ROTATE=$((7 * $1)) sh "$HARNESS/mkzobj.sh" tur_ "$W/ztur.o" "$TURBO"
+    fi
     if [ "$LAYOUTS" -gt 1 ]; then
         pad $((16 * ($1 % 4))) r
         pad $((16 * ((3 * $1 + 2) % 4))) t
@@ -139,7 +148,7 @@ while [ "$i" -lt "$LAYOUTS" ]; do
         --cflags="$CFLAGS" \
         --ref="$REF" --tur="$TURBO" \
         --note="REF is a $(kind "$REF"); TURBO is a $(kind "$TURBO")" \
-        --note="run_speed.sh REPS=${REPS:-5} LEVELS=${LEVELS:-1,3,6,9} ILEVELS=${ILEVELS:-6} OPS=${OPS:-all} MIN_TIME=${MIN_TIME:-0.1} CPU=${CPU:-} LAYOUTS=$LAYOUTS (this is layout $((i + 1)))" \
+        --note="run_speed.sh REPS=${REPS:-5} LEVELS=${LEVELS:-1,3,6,9} ILEVELS=${ILEVELS:-6} OPS=${OPS:-all} MIN_TIME=${MIN_TIME:-0.1} CPU=${CPU:-} LAYOUTS=$LAYOUTS ROTATE=${ROTATE:-0} (this is layout $((i + 1)))" \
         --reps="${REPS:-5}" --levels="${LEVELS:-1,3,6,9}" \
         --ilevels="${ILEVELS:-6}" --ops="${OPS:-all}" \
         --min-time="${MIN_TIME:-0.1}" ${CPU:+--cpu="$CPU"} \

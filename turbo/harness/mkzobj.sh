@@ -12,6 +12,10 @@
 #     compiled here with $CC and $CFLAGS (e.g. sanitizer builds, or a build of
 #     pristine zlib with -DTOO_FAR=32767 for the harness self-test).
 #
+# ZOBJ_ROTATE=k (trees only): join the objects in their sorted order rotated
+# by k places, which moves each function by kilobytes against the others (the
+# benchmark's LAYOUTS uses it to average over code placement).
+#
 # Undefined symbols (libc) keep their names.  ld -r first joins all objects,
 # so each symbol has one entry that objcopy renames for definition and uses.
 set -eu
@@ -37,9 +41,15 @@ if [ -d "$SRC" ]; then
         n=$((n + 1))
     done
     [ "$n" -gt 0 ] || { echo "mkzobj: no sources in $SRC" >&2; exit 1; }
+    # the objects in sorted order, rotated by ZOBJ_ROTATE places
+    set -- "$WORK"/*.o
+    k=$(( ${ZOBJ_ROTATE:-0} % $# ))
+    while [ "$k" -gt 0 ]; do
+        o=$1; shift; set -- "$@" "$o"; k=$((k - 1))
+    done
     # shellcheck disable=SC2086
-    $CC $CFLAGS -nostdlib -r -o "$WORK/all.o" "$WORK"/*.o 2>/dev/null ||
-        $LD -r -o "$WORK/all.o" "$WORK"/*.o
+    $CC $CFLAGS -nostdlib -r -o "$WORK/all.o" "$@" 2>/dev/null ||
+        $LD -r -o "$WORK/all.o" "$@"
 else
     # -r through the compiler driver keeps -m32 and friends consistent
     # shellcheck disable=SC2086
