@@ -184,10 +184,16 @@ TEST(InflateEdges, OverlapCopies) {
 }
 
 /* The first call's output ends at every byte of 300 bytes around matches of
- * each distance 1..16; its input ends at every byte of 24 bytes. */
+ * each distance 1..16, and of some distances from 17 to 40 (the short-match
+ * copy that reads and rewrites the 16 bytes at next_out, copy_keep(), from
+ * 16 on: the caller's bytes after the match must come out unchanged); its
+ * input ends at every byte of 24 bytes. */
 TEST(InflateEdges, BufferEnds) {
+    static const unsigned dists[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                     17, 24, 31, 32, 33, 40};
     long cases = 0;
-    for (unsigned d = 1; d <= 16 && !zt::too_many_failures(); d++) {
+    for (unsigned k = 0; k < sizeof dists / sizeof *dists && !zt::too_many_failures(); k++) {
+        unsigned d = dists[k];
         zt::Rng rng(zt::case_seed("edges-ends", d));
         std::vector<unsigned> lens = {3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 258, 100, 5};
         std::vector<uint8_t> z = overlap_stream(rng, d, d, lens, 0);
