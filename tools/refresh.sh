@@ -4,9 +4,16 @@
 # Turns the commits made in TREE (see mktree.sh) back into the repository:
 #   - files that are ours (present in TREE but not in zlib 1.3.2) are copied
 #     to src/, with their content at HEAD;
-#   - every commit after the "ours" tag becomes one patch in patches/, in
-#     order, with patches/series listing them; patches never carry our own
+#   - every commit after the "ours" tag becomes one patch,
+#     patches/<name>.patch, where <name> is the technique's stable name given
+#     by the commit's "Technique: <name>" line; patches never carry our own
 #     files (those live whole in src/).
+# patches/series is written by hand: its comments and grouping are kept, and
+# nothing is renumbered.  A patch that is no longer in TREE loses its line; a
+# new technique is added at the end (move its line into its group).  The
+# order of the lines must stay the order of the commits in TREE: when the
+# two differ (after a `git rebase -i`), refresh stops and says so, and
+# nothing is written.
 # Uncommitted edits in TREE are refused: commit them first (a new commit for
 # a new technique, `git commit --amend` or `git rebase -i` to change one).
 set -eu
@@ -23,6 +30,51 @@ if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=normal -- '*.c' '
     git -C "$TREE" status --short -- '*.c' '*.h' >&2
 fi
 
+# the technique names, in commit order; every commit must carry one
+names=
+for c in $(git -C "$TREE" rev-list --reverse ours..HEAD); do
+    n=$(git -C "$TREE" log -1 --format='%(trailers:key=Technique,valueonly)' "$c" |
+        sed -n '1{s/[[:space:]]//g;p;}')
+    case $n in
+        '') echo "refresh: commit $(git -C "$TREE" log -1 --format='%h "%s"' "$c")" \
+                 "has no 'Technique: <name>' line; add one (git commit --amend)" >&2
+            exit 1 ;;
+        *[!a-z0-9-]*) echo "refresh: technique name '$n' (commit $c): use a-z, 0-9 and -" >&2
+            exit 1 ;;
+    esac
+    case " $names " in *" $n "*) echo "refresh: two commits are named $n" >&2; exit 1 ;; esac
+    names="$names $n"
+done
+
+# the new series: the old one's lines, with vanished patches dropped and new
+# ones appended; its patch lines must then be in commit order
+old=$TOP/patches/series
+[ -f "$old" ] || : >"$old"
+rm -rf "$TOP/patches.new"
+mkdir -p "$TOP/patches.new"
+while IFS= read -r line; do
+    p=$(printf '%s\n' "$line" | sed -e 's/#.*//' -e 's/[[:space:]]//g')
+    case $p in
+        '') printf '%s\n' "$line" ;;
+        *.patch) case " $names " in *" ${p%.patch} "*) printf '%s\n' "$line" ;; esac ;;
+        *) echo "refresh: patches/series: not a patch file: $line" >&2; exit 1 ;;
+    esac
+done <"$old" >"$TOP/patches.new/series"
+for n in $names; do
+    grep -qx "$n\.patch" "$TOP/patches.new/series" ||
+        printf '%s.patch\n' "$n" >>"$TOP/patches.new/series"
+done
+listed=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/\.patch[[:space:]]*$//' \
+         "$TOP/patches.new/series" | tr '\n' ' ')
+if [ "$(echo $listed)" != "$(echo $names)" ]; then
+    rm -rf "$TOP/patches.new"
+    echo "refresh: patches/series and $TREE list the techniques in another order:" >&2
+    echo "  series: $(echo $listed)" >&2
+    echo "  tree:   $(echo $names)" >&2
+    echo "edit patches/series (or reorder the commits) so that they agree" >&2
+    exit 1
+fi
+
 # our own files: added since upstream
 own=$(git -C "$TREE" diff --name-only --diff-filter=A upstream HEAD)
 rm -rf "$TOP/src.new"
@@ -32,19 +84,20 @@ for f in $own; do
     git -C "$TREE" show "HEAD:$f" >"$TOP/src.new/$f"
 done
 
-# the patches: every commit after "ours", without our own files
-rm -rf "$TOP/patches.new"
-mkdir -p "$TOP/patches.new"
-set -- 
+# one patch per commit after "ours", without our own files
+set --
 for f in $own; do set -- "$@" ":(exclude)$f"; done
-git -C "$TREE" format-patch -q --no-signature --zero-commit --no-numbered \
-    --no-stat -o "$TOP/patches.new" ours..HEAD -- . "$@"
-(cd "$TOP/patches.new" && ls *.patch 2>/dev/null || true) >"$TOP/patches.new/series"
+for c in $(git -C "$TREE" rev-list --reverse ours..HEAD); do
+    n=$(git -C "$TREE" log -1 --format='%(trailers:key=Technique,valueonly)' "$c" |
+        sed -n '1{s/[[:space:]]//g;p;}')
+    git -C "$TREE" format-patch -q --stdout --no-signature --zero-commit \
+        --no-numbered --no-stat -1 "$c" -- . "$@" >"$TOP/patches.new/$n.patch"
+done
 
 rm -rf "$TOP/src" "$TOP/patches"
 mv "$TOP/src.new" "$TOP/src"
 mv "$TOP/patches.new" "$TOP/patches"
 # the tree now matches the repository: record it, so make does not rebuild
 "$TOP/tools/mktree.sh" --stamp "$TREE" 2>/dev/null || true
-echo "refresh: src/ ($(echo $own | wc -w) files) and patches/ ($(wc -l <"$TOP/patches/series") patches) updated from $TREE" >&2
+echo "refresh: src/ ($(echo $own | wc -w) files) and patches/ ($(echo $names | wc -w) patches) updated from $TREE" >&2
 git -C "$TOP" status --short -- src patches >&2 || true
