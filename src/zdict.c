@@ -37,14 +37,16 @@
  *     deflateSetDictionary() would give: return value, strm->adler,
  *     strm->total_in, window, hash and every later compressed byte.
  *
- * What is replicated from deflate.c, and must follow it if it changes:
- * which scalars deflateSetDictionary() sets (listed above), that its
- * read_buf() adds the bytes put in the window to total_in, and the window
- * zeroing that its fill_window() does above the data (high_water, WIN_INIT),
- * which matters because the match finders may read up to MAX_MATCH bytes
- * past the data and their choice of distance depends on those bytes.  The
- * differential test turbo/tests/prepared_dictionary_test.cpp compares all of
- * it against pristine zlib's deflateSetDictionary() and would catch a drift.
+ * What zdict.c knows of deflate.c, and must follow it if it changes: which
+ * scalars deflateSetDictionary() sets (listed above), and that its read_buf()
+ * adds the bytes put in the window to total_in.  The window itself is written
+ * by deflate.c's deflate_load_window(), which zeroes above the data as
+ * fill_window() does (high_water, WIN_INIT): that matters because the match
+ * finders may read up to MAX_MATCH bytes past the data and their choice of
+ * distance depends on those bytes.  A stream is checked as deflate.c checks
+ * it, through deflatePending() (see zdict_bad()).  The differential test
+ * turbo/tests/prepared_dictionary_test.cpp compares all of it against
+ * pristine zlib's deflateSetDictionary() and would catch a drift.
  *
  * Trade-offs.  head[] is written sparsely (index, value pairs for the
  * entries the dictionary set; the rest are already zero after the reset)
@@ -109,28 +111,13 @@ struct z_dict_s {
 };
 
 /* ===========================================================================
- * zdict_bad: 1 if strm is not a valid deflate stream, else 0.  The same test
- * as deflate.c's deflateStateCheck() (local there), which deflateSetDictionary
- * applies first; a stream it rejects gets Z_STREAM_ERROR from both.
+ * zdict_bad: 1 if strm is not a valid deflate stream, else 0.  deflatePending()
+ * with both pointers Z_NULL changes nothing and returns Z_STREAM_ERROR exactly
+ * for the streams that deflate.c's own check, deflateStateCheck(), refuses --
+ * the check that deflateSetDictionary() applies first.
  */
 local int zdict_bad(z_streamp strm) {
-    deflate_state *s;
-    if (strm == Z_NULL ||
-        strm->zalloc == (alloc_func)0 || strm->zfree == (free_func)0)
-        return 1;
-    s = strm->state;
-    if (s == Z_NULL || s->strm != strm || (s->status != INIT_STATE &&
-#ifdef GZIP
-                                           s->status != GZIP_STATE &&
-#endif
-                                           s->status != EXTRA_STATE &&
-                                           s->status != NAME_STATE &&
-                                           s->status != COMMENT_STATE &&
-                                           s->status != HCRC_STATE &&
-                                           s->status != BUSY_STATE &&
-                                           s->status != FINISH_STATE))
-        return 1;
-    return 0;
+    return deflatePending(strm, Z_NULL, Z_NULL) != Z_OK;
 }
 
 /* ===========================================================================
@@ -283,7 +270,6 @@ int ZEXPORT deflatePrepareDictionary(z_streamp strm, const Bytef *dictionary,
 int ZEXPORT deflateUseDictionary(z_streamp strm, const z_dict *dict) {
     deflate_state *s;
     uInt used, i;
-    ulg curr, init;
 
     if (dict == Z_NULL || dict->magic != ZDICT_MAGIC || zdict_bad(strm))
         return Z_STREAM_ERROR;
@@ -307,25 +293,10 @@ int ZEXPORT deflateUseDictionary(z_streamp strm, const z_dict *dict) {
     if (s->wrap == 0 && dict->dict_len >= s->w_size)
         s->slid = 0;                    /* deflateSetDictionary's CLEAR_HASH */
 
-    /* the window: the dictionary's tail, then fill_window()'s zeroing of
-     * up to WIN_INIT bytes above the data not written before */
+    /* the window: the dictionary's tail, and zeros above it as
+     * fill_window() leaves them (deflate.c) */
     used = dict->used;
-    zmemcpy(s->window, dict->dict + (dict->dict_len - used), used);
-    curr = used;
-    if (s->high_water < curr) {
-        init = s->window_size - curr;
-        if (init > WIN_INIT)
-            init = WIN_INIT;
-        zmemzero(s->window + curr, (unsigned)init);
-        s->high_water = curr + init;
-    }
-    else if (s->high_water < curr + WIN_INIT) {
-        init = curr + WIN_INIT - s->high_water;
-        if (init > s->window_size - s->high_water)
-            init = s->window_size - s->high_water;
-        zmemzero(s->window + s->high_water, (unsigned)init);
-        s->high_water += init;
-    }
+    deflate_load_window(s, dict->dict + (dict->dict_len - used), used);
 
     /* the hash chains */
     if (dict->nprev)
