@@ -6,6 +6,10 @@
 #                     speed demo
 #   make check        the test suite (see tools/check.sh); last line
 #                     "N passed, N failed"
+#   make fuzz         the differential fuzzers (turbo/tests/fuzz/run.sh), one
+#                     after the other: TARGETS="inflate deflate" (default:
+#                     every turbo/tests/fuzz/fuzz_*.c), TIME=60 seconds each,
+#                     JOBS=1 processes at once
 #   make refresh      turn commits made in build/zlib-turbo back into src/ and
 #                     patches/
 #   make reset-tree   throw build/zlib-turbo away and make it again from
@@ -34,8 +38,8 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check refresh reset-tree install dist bench version \
-        clean distclean FORCE
+.PHONY: all build demo check fuzz refresh reset-tree install dist bench \
+        version clean distclean FORCE
 
 all: build demo
 
@@ -86,6 +90,15 @@ demo: build
 
 check: build
 	@sh tools/check.sh
+
+TARGETS ?= $(patsubst turbo/tests/fuzz/fuzz_%.c,%,$(wildcard turbo/tests/fuzz/fuzz_*.c))
+TIME ?= 60
+JOBS ?= 1
+fuzz: build
+	@for t in $(TARGETS); do \
+	    TIME=$(TIME) JOBS=$(JOBS) sh turbo/tests/fuzz/run.sh $$t $(SRC) \
+	        $(TUR) || exit 1; \
+	done
 
 refresh:
 	sh tools/refresh.sh $(TUR)
