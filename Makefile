@@ -4,8 +4,8 @@
 #                     (build/zlib-1.3.2) and the patched tree (build/zlib-turbo)
 #                     with the same CC and CFLAGS, then run a short side-by-side
 #                     speed demo
-#   make check        the test suite (see tools/check.sh); last line
-#                     "N passed, N failed"
+#   make check        the test suite (tools/check.sh, one script per step in
+#                     tools/check/); last line "N passed, N failed, N skipped"
 #   make fuzz         the differential fuzzers (turbo/tests/fuzz/run.sh), one
 #                     after the other: TARGETS="inflate deflate" (default:
 #                     every turbo/tests/fuzz/fuzz_*.c), TIME=60 seconds each,
