@@ -84,8 +84,8 @@ cflags() {
            exit 2 ;;
     esac
 }
-CFLAGS=${CFLAGS-$(cflags test)}
-CXXFLAGS=${CXXFLAGS-$CFLAGS}
+CFLAGS=${CFLAGS:-$(cflags test)}
+CXXFLAGS=${CXXFLAGS:-$CFLAGS}
 LDFLAGS=${LDFLAGS:-}
 DRIVER_CFLAGS=${DRIVER_CFLAGS:-}
 
