@@ -21,11 +21,16 @@ PAIR=$HERE/../../harness/pair.sh
 CFLAGS=${CFLAGS:-$(sh "$PAIR" cflags test)}
 build() { # NAME CC TREE EXTRA...
     name=$1 cc=$2 tree=$3; shift 3
-    rm -rf "$B/$name-objs"
+    o=$B/$name-objs
+    rm -rf "$o"
     # shellcheck disable=SC2086
-    CC=$cc CFLAGS="$CFLAGS $*" sh "$PAIR" objs "$tree" "$B/$name-objs" &&
-        $cc $CFLAGS "$@" -I"$tree" "$HERE/zlevels.c" "$B/$name-objs"/*.o \
-            -o "$B/$name"
+    if CC=$cc CFLAGS="$CFLAGS $*" sh "$PAIR" objs "$tree" "$o" &&
+       $cc $CFLAGS "$@" -I"$tree" "$HERE/zlevels.c" "$o"/*.o -o "$B/$name"; then
+        rm -rf "$o"
+    else
+        rm -rf "$o"
+        return 1
+    fi
 }
 build host cc "$REF"
 rc=0
