@@ -4,8 +4,12 @@
 #                     (build/zlib-1.3.2) and the patched tree (build/zlib-turbo)
 #                     with the same CC and CFLAGS, then run a short side-by-side
 #                     speed demo
-#   make check        the test suite (see tools/check.sh); last line
-#                     "N passed, N failed"
+#   make check        the test suite (tools/check.sh, one script per step in
+#                     tools/check/); last line "N passed, N failed, N skipped"
+#   make fuzz         the differential fuzzers (turbo/tests/fuzz/run.sh), one
+#                     after the other: TARGETS="inflate deflate" (default:
+#                     every turbo/tests/fuzz/fuzz_*.c), TIME=60 seconds each,
+#                     JOBS=1 processes at once
 #   make refresh      turn commits made in build/zlib-turbo back into src/ and
 #                     patches/
 #   make reset-tree   throw build/zlib-turbo away and make it again from
@@ -13,12 +17,14 @@
 #   make install      install the patched library (PREFIX=/usr/local, DESTDIR)
 #   make dist         zlib-turbo-$(VERSION).tar.gz: the patched tree + turbo/
 #   make bench        the full benchmark on ../shared/corpus into turbo/results/
+#   make version      print zlib-turbo's version (src/zturbo.h's
+#                     ZLIB_TURBO_VERSION, the only place it is written)
 #
 # CC and CFLAGS are passed to zlib's ./configure for both trees; with CFLAGS
 # unset, configure chooses zlib's default (-O3).  ZLIB_TARBALL=FILE or
 # ZLIB_SRC=DIR name the zlib 1.3.2 to use (see upstream/fetch.sh).
 
-VERSION = 1.0.0
+VERSION := $(shell sed -n 's/^\#define ZLIB_TURBO_VERSION "\(.*\)"/\1/p' src/zturbo.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
 B = build
@@ -32,8 +38,8 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check refresh reset-tree install dist bench clean \
-        distclean FORCE
+.PHONY: all build demo check fuzz refresh reset-tree install dist bench \
+        version clean distclean FORCE
 
 all: build demo
 
@@ -85,6 +91,15 @@ demo: build
 check: build
 	@sh tools/check.sh
 
+TARGETS ?= $(patsubst turbo/tests/fuzz/fuzz_%.c,%,$(wildcard turbo/tests/fuzz/fuzz_*.c))
+TIME ?= 60
+JOBS ?= 1
+fuzz: build
+	@for t in $(TARGETS); do \
+	    TIME=$(TIME) JOBS=$(JOBS) sh turbo/tests/fuzz/run.sh $$t $(SRC) \
+	        $(TUR) || exit 1; \
+	done
+
 refresh:
 	sh tools/refresh.sh $(TUR)
 
@@ -99,6 +114,7 @@ install: build
 	cd $(TUR) && $(CONF_ENV) ./configure >/dev/null
 
 dist: build
+	@[ -n "$(VERSION)" ] || { echo "no ZLIB_TURBO_VERSION in src/zturbo.h" >&2; exit 1; }
 	sh tools/dist.sh $(TUR) zlib-turbo-$(VERSION)
 
 bench: build
@@ -107,6 +123,9 @@ bench: build
 	    ../shared/corpus/calgary ../shared/corpus/large ../shared/corpus/mixed \
 	    >$(B)/speed.txt
 	python3 turbo/bench/summarize.py $(B)/speed.txt
+
+version:
+	@echo $(VERSION)
 
 clean:
 	-$(MAKE) -C $(REF) clean >/dev/null 2>&1

@@ -3,7 +3,8 @@
 # (ICOUNT_MODE=16k: 16 KiB in / 64 KiB out at a time instead of one call)
 #
 # Compiles the inflate side of the zlib source TREE (adler32 crc32 inflate
-# inffast inftrees infback zutil) with $CC $CFLAGS (cc, -O2), links it with
+# inffast inftrees infback zutil; turbo/harness/pair.sh objs) with $CC
+# $CFLAGS (cc, pair.sh's bench flags: -O2), links it with
 # inflate_icount.c, and prints for each zlib stream FILE.z the instructions
 # that valgrind's callgrind counts for one whole inflate() of it (the whole
 # program, startup included).  Run it on two trees to compare a change:
@@ -15,13 +16,11 @@ set -eu
 T=$(cd "$1" && pwd); shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-cc}
-CFLAGS=${CFLAGS:--O2}
+CFLAGS=${CFLAGS:-$(sh "$HERE/../harness/pair.sh" cflags bench)}
 B=$(mktemp -d "${TMPDIR:-/tmp}/icount.XXXXXX")
 trap 'rm -rf "$B"' EXIT INT TERM
-for c in adler32 crc32 inflate inffast inftrees infback zutil; do
-    # shellcheck disable=SC2086
-    $CC $CFLAGS -I"$T" -c "$T/$c.c" -o "$B/$c.o"
-done
+CC=$CC CFLAGS=$CFLAGS sh "$HERE/../harness/pair.sh" objs "$T" "$B" \
+    adler32 crc32 inflate inffast inftrees infback zutil
 # shellcheck disable=SC2086
 $CC $CFLAGS -I"$T" "$HERE/inflate_icount.c" "$B"/*.o -o "$B/icount"
 for z in "$@"; do

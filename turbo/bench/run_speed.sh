@@ -8,13 +8,15 @@
 #
 # REF, TURBO: a zlib source tree (its top-level *.c are compiled here with
 #   $CC $CFLAGS) or a libz.a (taken as built; zlib.h from its directory).
+#   Both are built side by side by turbo/harness/pair.sh.
 # FILES-OR-DIRS: a directory stands for its regular files (sorted, not
 #   recursive) and names their set (the directory's basename, e.g.
 #   canterbury); a file's set is its directory's basename.  NAME=PATH
 #   overrides the set name for that file or directory.
 #
 # Environment:
-#   CC (cc), CFLAGS (-O2): used for both libraries and for zbench
+#   CC (cc), CFLAGS (pair.sh's bench default, -O2): used for both libraries
+#          and for zbench
 #   BUILD: where to build (default <repo>/build/bench; a fresh subfolder per
 #          run, removed afterwards unless KEEP=1)
 #   REPS (5), LEVELS (1,3,6,9), ILEVELS (6), OPS (all), MIN_TIME (0.1),
@@ -28,8 +30,9 @@
 #          a few percent on some cores; with LAYOUTS=4 each library runs at
 #          every 16-byte offset modulo 64, paired differently each time.
 #   ROTATE (0): with LAYOUTS, also rebuild each source-tree library in every
-#          layout with its objects joined in another order (mkzobj.sh
-#          ZOBJ_ROTATE: by 5i places for REF, 7i for TURBO in layout i),
+#          layout with its objects joined in another order (pair.sh
+#          REF_ROTATE/TUR_ROTATE, mkzobj.sh's ZOBJ_ROTATE: by 5i places for
+#          REF, 7i for TURBO in layout i),
 #          which moves functions by kilobytes against each other: placement
 #          at that scale moves inflate by up to 5% on the AMD dev machine.
 # Exit status: zbench's (2 = some output was not identical/correct).
@@ -42,7 +45,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 HARNESS=$ROOT/turbo/harness
 CC=${CC:-cc}
-CFLAGS=${CFLAGS:--O2}
+CFLAGS=${CFLAGS:-$(sh "$HARNESS/pair.sh" cflags bench)}
 BUILD=${BUILD:-$ROOT/build/bench}
 
 abspath() {
@@ -93,46 +96,32 @@ W=$(mktemp -d "$BUILD/speed.XXXXXX")
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$W"' EXIT
 echo "run_speed: building in $W" >&2
 
-export CC CFLAGS
-sh "$HARNESS/mkzobj.sh" ref_ "$W/zref.o" "$REF"
-sh "$HARNESS/mkzobj.sh" tur_ "$W/ztur.o" "$TURBO"
-# shellcheck disable=SC2086
-{
-$CC $CFLAGS -I"$HARNESS" -I"$(incdir "$REF")" -DZAPI_PREFIX=ref_ \
-    -DZAPI_TABLE=zapi_ref -c "$HARNESS/zapi_impl.c" -o "$W/zapi_ref.o"
-$CC $CFLAGS -I"$HARNESS" -I"$(incdir "$TURBO")" -DZAPI_PREFIX=tur_ \
-    -DZAPI_TABLE=zapi_tur -c "$HARNESS/zapi_impl.c" -o "$W/zapi_tur.o"
-$CC $CFLAGS -std=gnu99 -Wall -I"$HARNESS" -I"$(incdir "$REF")" \
-    -c "$HERE/zbench.c" -o "$W/zbench.o"
-}
-
-# pad.o of n bytes of code, its section aligned to 64 bytes: linked right
-# before a library's object, it puts that library's code at n modulo 64
-# (its functions are aligned to at most 16 bytes at -O2/-O3)
-pad() {
-    { printf '\t.section .note.GNU-stack,"",@progbits\n'
-      printf '\t.text\n\t.p2align 6\nzbench_pad_%s:\n' "$2"
-      [ "$1" -eq 0 ] || printf '\t.skip %s\n' "$1"
-    } | $CC -c -x assembler -o "$W/pad$2.o" -
-}
+# zbench is linked by pair.sh from zbench.o, zapi_ref.o, zapi_tur.o, [pad],
+# zref.o, [pad], ztur.o.  With LAYOUTS, a pad of n bytes of code in a section
+# aligned to 64 bytes puts the library after it at n modulo 64 (its functions
+# are aligned to at most 16 bytes at -O2/-O3): in layout i the ref object
+# lands at 16*i bytes past a 64-byte boundary, the tur object at
+# 16*((3i+2) mod 4), so each is at all four offsets in 4 layouts.
+ZINC=$(incdir "$REF")
+DRIVER_CFLAGS="-std=gnu99 -Wall"
+export CC CFLAGS ZINC DRIVER_CFLAGS
 LAYOUTS=${LAYOUTS:-1}
 layout() {
-    # layout i: the ref object at 16*i bytes past a 64-byte boundary, the
-    # tur object at 16*((3i+2) mod 4): each at all four offsets in 4 layouts
-    if [ "${ROTATE:-0}" = 1 ] && [ "$1" -gt 0 ]; then
-        ZOBJ_ROTATE=$((5 * $1)) sh "$HARNESS/mkzobj.sh" ref_ "$W/zref.o" "$REF"
-        ZOBJ_ROTATE=$((7 * $1)) sh "$HARNESS/mkzobj.sh" tur_ "$W/ztur.o" "$TURBO"
+    if [ "$1" -eq 0 ]; then
+        sh "$HARNESS/pair.sh" lib ref "$REF" "$W/zref.o"
+        sh "$HARNESS/pair.sh" lib tur "$TURBO" "$W/ztur.o"
+        sh "$HARNESS/pair.sh" zapi ref "$W/zapi_ref.o"
+        sh "$HARNESS/pair.sh" zapi tur "$W/zapi_tur.o"
+    elif [ "${ROTATE:-0}" = 1 ]; then
+        REF_ROTATE=$((5 * $1)) sh "$HARNESS/pair.sh" lib ref "$REF" "$W/zref.o"
+        TUR_ROTATE=$((7 * $1)) sh "$HARNESS/pair.sh" lib tur "$TURBO" "$W/ztur.o"
     fi
     if [ "$LAYOUTS" -gt 1 ]; then
-        pad $((16 * ($1 % 4))) r
-        pad $((16 * ((3 * $1 + 2) % 4))) t
-        PADR=$W/padr.o PADT=$W/padt.o
+        REF_PAD=$((16 * ($1 % 4))) TUR_PAD=$((16 * ((3 * $1 + 2) % 4))) \
+            sh "$HARNESS/pair.sh" link "$W" zbench "$HERE/zbench.c"
     else
-        PADR= PADT=
+        sh "$HARNESS/pair.sh" link "$W" zbench "$HERE/zbench.c"
     fi
-    # shellcheck disable=SC2086
-    $CC $CFLAGS -o "$W/zbench" "$W/zbench.o" "$W/zapi_ref.o" \
-        "$W/zapi_tur.o" $PADR "$W/zref.o" $PADT "$W/ztur.o"
 }
 
 kind() { if [ -d "$1" ]; then echo "source tree, built with CC/CFLAGS below"

@@ -2,8 +2,9 @@
 # run_stress.sh REF_TREE TURBO_TREE [FILE...]
 #
 # Builds zt_tests with two zlib source trees under AddressSanitizer and
-# UndefinedBehaviorSanitizer (-fsanitize=address,undefined
-# -fno-sanitize-recover=all -g -O1, for the trees and the harness alike) and
+# UndefinedBehaviorSanitizer (pair.sh's san flags: -O1 -g
+# -fsanitize=address,undefined -fno-sanitize-recover=all, for the trees and
+# the harness alike) with turbo/tests/Makefile, and
 # runs the damaged-stream tests with the FILEs as source data (ZT_FILES; the
 # corpus or pristine-tree files when none are given).  ZT_MODE=full for the
 # long run (>= 35,000 damaged streams); ZT_FILTER to run other tests.
@@ -15,7 +16,7 @@ shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 B=${ZT_BUILD:-$REPO/build/tests/stress}
-SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1"
+SAN=$(sh "$REPO/turbo/harness/pair.sh" cflags san)
 make -C "$HERE" -j"${JOBS:-2}" O="$B" REF="$REF" TUR="$TUR" ZINC="$REF" \
     CFLAGS="$SAN" CXXFLAGS="$SAN" LDFLAGS="$SAN"
 files=

@@ -6,21 +6,31 @@
 # which can be installed beside the s390x cross compiler while gcc-multilib
 # cannot) and for s390x big-endian (s390x-linux-gnu-gcc -static, run under
 # qemu-s390x), and compares the bytes with pristine zlib built for the host
-# (x86-64).  A target whose compiler is missing is skipped.
-# Env: CFLAGS (-O2), TARGETS ("m32 s390x").  Exit 1 on any difference.
+# (x86-64).  A target whose compiler is missing is skipped.  The trees are
+# compiled by turbo/harness/pair.sh objs.
+# Env: CFLAGS (pair.sh's test flags, -O2), TARGETS ("m32 s390x").
+# Exit 1 on any difference.
 set -eu
-[ $# -ge 3 ] || { sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 REF=$(cd "$1" && pwd) TUR=$(cd "$2" && pwd)
 shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=${CROSS_BUILD:-$HERE/../../../build/cross}
 mkdir -p "$B"
-CFLAGS=${CFLAGS:--O2}
+PAIR=$HERE/../../harness/pair.sh
+CFLAGS=${CFLAGS:-$(sh "$PAIR" cflags test)}
 build() { # NAME CC TREE EXTRA...
     name=$1 cc=$2 tree=$3; shift 3
+    o=$B/$name-objs
+    rm -rf "$o"
     # shellcheck disable=SC2086
-    $cc $CFLAGS "$@" -D_LARGEFILE64_SOURCE=1 -DHAVE_UNISTD_H -DHAVE_STDARG_H \
-        -I"$tree" "$HERE/zlevels.c" "$tree"/*.c -o "$B/$name"
+    if CC=$cc CFLAGS="$CFLAGS $*" sh "$PAIR" objs "$tree" "$o" &&
+       $cc $CFLAGS "$@" -I"$tree" "$HERE/zlevels.c" "$o"/*.o -o "$B/$name"; then
+        rm -rf "$o"
+    else
+        rm -rf "$o"
+        return 1
+    fi
 }
 build host cc "$REF"
 rc=0

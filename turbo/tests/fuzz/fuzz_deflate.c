@@ -15,7 +15,8 @@
  * and output slice sizes, flush mode, and now and then deflateParams(),
  * deflatePrime(), deflateTune(), deflateCopy() or deflateReset().
  *
- * Built by run_fuzz_deflate.sh (clang -fsanitize=fuzzer plus ASan or UBSan).
+ * Built and run by turbo/tests/fuzz/run.sh deflate (clang -fsanitize=fuzzer
+ * plus ASan and UBSan).
  * One fuzz target per API: this one is deflate's.
  */
 #include <stdint.h>

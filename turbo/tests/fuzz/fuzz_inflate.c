@@ -15,8 +15,8 @@
  * it never wrote); there zlib-turbo must give what zlib 1.3.2 gives with one
  * input byte per in() call, which never reaches its inflate_fast().
  *
- * Build: see run_fuzz.sh (clang -fsanitize=fuzzer,address,undefined, with
- * both libraries renamed by turbo/harness/mkzobj.sh).
+ * Build and run: turbo/tests/fuzz/run.sh inflate (clang -fsanitize=fuzzer,
+ * address,undefined, with both libraries renamed by turbo/harness/mkzobj.sh).
  */
 #include <stdint.h>
 #include <stdlib.h>

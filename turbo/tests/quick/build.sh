@@ -1,12 +1,16 @@
 #!/bin/sh
-# build.sh OUTDIR REF_LIBZ.a TUR_LIBZ.a ZINC [CC] [CFLAGS]: builds diffinf
+# build.sh OUTDIR REF TUR ZINC [CC] [CFLAGS]: builds OUTDIR/diffinf
+#
+# REF, TUR: a libz.a or a zlib source tree each; ZINC: the folder of zlib.h.
+# CC and CFLAGS (default pair.sh's test flags, -O2) come from the arguments
+# or else from the environment, with LD, NM, OBJCOPY for cross toolchains
+# (turbo/results/inflate-portability-2026-11-29.txt).  Built by
+# turbo/harness/pair.sh.
 set -eu
-O=$1; REF=$2; TUR=$3; ZINC=$4; CC=${CC:-cc}; CFLAGS=${CFLAGS:--O2 -g}
+[ $# -ge 4 ] || { sed -n '2,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 H=$(cd "$(dirname "$0")/../../harness" && pwd)
 D=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$O"
-CC=$CC CFLAGS=$CFLAGS sh "$H/mkzobj.sh" ref_ "$O/ref.o" "$REF"
-CC=$CC CFLAGS=$CFLAGS sh "$H/mkzobj.sh" tur_ "$O/tur.o" "$TUR"
-$CC $CFLAGS -I"$ZINC" -I"$H" -DZAPI_PREFIX=ref_ -DZAPI_TABLE=zapi_ref -c "$H/zapi_impl.c" -o "$O/zr.o"
-$CC $CFLAGS -I"$ZINC" -I"$H" -DZAPI_PREFIX=tur_ -DZAPI_TABLE=zapi_tur -c "$H/zapi_impl.c" -o "$O/zt.o"
-$CC $CFLAGS -I"$ZINC" -I"$H" "$D/diffinf.c" "$O/zr.o" "$O/zt.o" "$O/ref.o" "$O/tur.o" -o "$O/diffinf"
+CC=${5:-${CC:-cc}}
+CFLAGS=${6:-${CFLAGS:-$(sh "$H/pair.sh" cflags test)}}
+export CC CFLAGS
+ZINC=$4 sh "$H/pair.sh" build "$1" diffinf "$2" "$3" "$D/diffinf.c"

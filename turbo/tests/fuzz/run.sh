@@ -1,0 +1,130 @@
+#!/bin/sh
+# run.sh TARGET [REF_TREE TURBO_TREE [CORPUS_DIR]] -- a differential fuzzer
+#
+# TARGET names the libFuzzer target fuzz_TARGET.c in this folder (inflate,
+# deflate; a new target is a new fuzz_<name>.c, nothing else).  It calls
+# pristine zlib (REF_TREE, default build/src/zlib-1.3.2) and zlib-turbo
+# (TURBO_TREE, default build/zlib-turbo) the same way and abort()s on any
+# difference; both trees are compiled with clang, the sanitizers and
+# -fsanitize=fuzzer-no-link (pair.sh's fuzz flags) and linked side by side
+# by turbo/harness/pair.sh.  For each sanitizer build of SAN, this script
+#   1. builds FUZZ_BUILD/TARGET/<san>/fuzz_TARGET;
+#   2. replays regressions/TARGET-*.bin, the inputs that once found a
+#      difference;
+#   3. fuzzes for TIME seconds on CORPUS_DIR (default
+#      FUZZ_BUILD/TARGET/corpus), first seeded when empty: inflate with
+#      streams that pristine zlib (Python's zlib) makes from a few files of
+#      ../shared/corpus/canterbury (or of REF_TREE), each behind the four
+#      parameter bytes fuzz_inflate.c reads first; deflate with pieces of
+#      three text files behind four 12-byte headers; a target without seeds
+#      here starts from an empty corpus.
+#
+# Environment: TIME (seconds per build, default 60), JOBS (libFuzzer -jobs
+# and -workers: that many fuzzing processes at once, default 1), SAN (the
+# builds, each a list for -fsanitize=; default "address,undefined": one
+# build with both; "address undefined" makes two, run one after the other),
+# CLANG (clang), FUZZ_BUILD (build/fuzz), FUZZ_ARGS (more libFuzzer
+# options).
+# Prints libFuzzer's final statistics; its log stays in the build folder,
+# with the input that found a difference.  Exit status: 0 when nothing was
+# found, 77 when clang has no libFuzzer (make check's SKIP), 2 on bad usage,
+# else 1.
+set -eu
+usage() { sed -n '2,/^set -eu$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+case $# in 1|3|4) ;; *) usage ;; esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../../.." && pwd)
+PAIR=$ROOT/turbo/harness/pair.sh
+T=$1
+[ -f "$HERE/fuzz_$T.c" ] ||
+    { echo "fuzz: no target $T (no $HERE/fuzz_$T.c)" >&2; exit 2; }
+REF=$(cd "${2:-$ROOT/build/src/zlib-1.3.2}" && pwd)
+TUR=$(cd "${3:-$ROOT/build/zlib-turbo}" && pwd)
+CLANG=${CLANG:-clang}
+TIME=${TIME:-60}
+FB=${FUZZ_BUILD:-$ROOT/build/fuzz}
+CORPUS=${4:-$FB/$T/corpus}
+mkdir -p "$FB/$T" "$CORPUS"
+CORPUS=$(cd "$CORPUS" && pwd)
+
+# is libFuzzer there?
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' >"$FB/$T/probe.c"
+if ! "$CLANG" -fsanitize=fuzzer "$FB/$T/probe.c" -o "$FB/$T/probe" >/dev/null 2>&1; then
+    echo "fuzz-$T: $CLANG has no libFuzzer (-fsanitize=fuzzer): skipped"
+    exit 77
+fi
+
+# seed_TARGET CORPUS: the first inputs of an empty corpus (called by name)
+# shellcheck disable=SC2317
+seed_inflate() {
+    src=$ROOT/../shared/corpus/canterbury
+    [ -d "$src" ] || src=$REF
+    cat >"$FB/$T/seed.py" <<'PY'
+import os, sys, zlib
+src, out = sys.argv[1], sys.argv[2]
+files = sorted(f for f in os.listdir(src) if os.path.isfile(os.path.join(src, f)))
+k = 0
+for i, f in enumerate(files[:8]):
+    data = open(os.path.join(src, f), 'rb').read()[:20000]
+    for wrap, wb in ((0, -15), (1, 15), (2, 31), (0, -9), (3, 31)):
+        for lvl in (1, 6, 9):
+            c = zlib.compressobj(lvl, zlib.DEFLATED, wb)
+            z = c.compress(data[: 1000 + 3000 * (k % 7)]) + c.flush()
+            w = (abs(wb) & 15) - 8
+            hdr = bytes([wrap | (w << 2), (k * 37) & 255, (k * 91) & 255, k & 3])
+            open(os.path.join(out, 'seed%03d' % k), 'wb').write(hdr + z)
+            k += 1
+PY
+    python3 "$FB/$T/seed.py" "$src" "$1"
+}
+# shellcheck disable=SC2317
+seed_deflate() {
+    n=0
+    for f in "$ROOT/README.md" "$ROOT/turbo/TECHNIQUES.md" "$HERE/fuzz_deflate.c"; do
+        [ -f "$f" ] || continue
+        for hdr in 'abcdefgh\006\000\010\020' 'hgfedcba\001\001\020\001' \
+                   'zyxwvuts\011\002\002\045' 'qwertyui\003\003\017\060'; do
+            n=$((n + 1))
+            # shellcheck disable=SC2059
+            { printf "$hdr"; head -c $((2000 * n)) "$f"; } >"$1/seed$n"
+        done
+    done
+}
+if [ -z "$(ls -A "$CORPUS")" ] && command -v "seed_$T" >/dev/null; then
+    "seed_$T" "$CORPUS"
+fi
+
+rc=0
+for san in ${SAN:-address,undefined}; do
+    W=$FB/$T/$(echo "$san" | tr , +)
+    mkdir -p "$W"
+    echo "fuzz-$T [$san]: building $W/fuzz_$T"
+    CC=$CLANG CFLAGS=$(sh "$PAIR" cflags fuzz "$san") LDFLAGS=-fsanitize=fuzzer \
+        sh "$PAIR" build "$W" "fuzz_$T" "$REF" "$TUR" "$HERE/fuzz_$T.c"
+    set -- "$HERE/regressions/$T"-*.bin
+    if [ -f "$1" ]; then
+        if "$W/fuzz_$T" "$@" >"$W/regressions.log" 2>&1; then
+            echo "fuzz-$T [$san]: the $# regression inputs pass"
+        else
+            echo "fuzz-$T [$san]: FAILED on a regression input (see $W/regressions.log)"
+            tail -n 30 "$W/regressions.log"
+            rc=1
+            continue
+        fi
+    fi
+    echo "fuzz-$T [$san]: $TIME s, corpus $CORPUS"
+    # shellcheck disable=SC2086
+    if (cd "$W" && "./fuzz_$T" -max_total_time="$TIME" -max_len=65536 \
+            -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
+            ${JOBS:+-jobs=$JOBS -workers=$JOBS} ${FUZZ_ARGS:-} "$CORPUS") \
+            >"$W/fuzz.log" 2>&1; then
+        echo "fuzz-$T [$san]: no difference, no sanitizer report in ${TIME}s"
+    else
+        echo "fuzz-$T [$san]: FAILED (see $W/fuzz.log)"
+        tail -n 30 "$W/fuzz.log"
+        rc=1
+    fi
+    grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb)' \
+        "$W/fuzz.log" || true
+done
+exit $rc
