@@ -16,7 +16,8 @@
 #                     src/ and patches/
 #   make install      install the patched library (PREFIX=/usr/local, DESTDIR)
 #   make dist         zlib-turbo-$(VERSION).tar.gz: the patched tree + turbo/
-#   make bench        the full benchmark on ../shared/corpus into turbo/results/
+#   make bench        the full benchmark on ../shared/corpus (build/speed.txt and
+#                     its summary; record a run in turbo/results/ by hand)
 #   make version      print zlib-turbo's version (src/zturbo.h's
 #                     ZLIB_TURBO_VERSION, the only place it is written)
 #
