@@ -150,10 +150,9 @@ local ZT_MAYBE_UNUSED void zt_store_le64(void FAR *p, zt_u64 v) {
     zmemcpy(p, &v, sizeof(v));
 #else
     unsigned char FAR *b = (unsigned char FAR *)p;
-    b[0] = (unsigned char)v;         b[1] = (unsigned char)(v >> 8);
-    b[2] = (unsigned char)(v >> 16); b[3] = (unsigned char)(v >> 24);
-    b[4] = (unsigned char)(v >> 32); b[5] = (unsigned char)(v >> 40);
-    b[6] = (unsigned char)(v >> 48); b[7] = (unsigned char)(v >> 56);
+    unsigned i;
+    for (i = 0; i < sizeof(v); i++, v >>= 8)
+        b[i] = (unsigned char)v;
 #endif
 }
 #endif
@@ -165,8 +164,9 @@ local ZT_MAYBE_UNUSED void zt_store_le32(void FAR *p, zt_u32 v) {
     zmemcpy(p, &v, sizeof(v));
 #else
     unsigned char FAR *b = (unsigned char FAR *)p;
-    b[0] = (unsigned char)v;         b[1] = (unsigned char)(v >> 8);
-    b[2] = (unsigned char)(v >> 16); b[3] = (unsigned char)(v >> 24);
+    unsigned i;
+    for (i = 0; i < sizeof(v); i++, v >>= 8)
+        b[i] = (unsigned char)v;
 #endif
 }
 #endif

@@ -40,7 +40,10 @@ for t in ${TARGETS:-m32 s390x}; do
                  { command -v i686-linux-gnu-gcc >/dev/null &&
                    build m32 i686-linux-gnu-gcc "$TUR" -static; } ||
                  { echo "run_cross: m32: no compiler, skipped"; continue; }
-             run= ;;
+             # a kernel without 32-bit support runs it under qemu-i386
+             run=
+             "$B/m32" /dev/null >/dev/null 2>&1 ||
+                 { command -v qemu-i386 >/dev/null && run=qemu-i386; } ;;
         s390x) command -v s390x-linux-gnu-gcc >/dev/null && command -v qemu-s390x >/dev/null ||
                    { echo "run_cross: s390x: no cross compiler or qemu, skipped"; continue; }
                build s390x s390x-linux-gnu-gcc "$TUR" -static
