@@ -77,20 +77,26 @@ step() {
 }
 
 # gtest_step NAME [SCRIPT [ARG...]]: a step that runs a GoogleTest program;
-# each of its tests counts (a failure without gtest's count counts one)
+# each of its tests counts as passed, failed or skipped (GTEST_SKIP, e.g.
+# without ../shared) (a failure without gtest's count counts one)
 gtest_step() {
     run "$@"
     np=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$LOG/$name.log")
     nf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' "$LOG/$name.log")
+    ns=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' "$LOG/$name.log")
     np=${np:-0}
     nf=${nf:-0}
+    ns=${ns:-0}
     if [ $rc -ne 0 ] && [ "$nf" -eq 0 ]; then nf=1; fi
     pass=$((pass + np))
     fail=$((fail + nf))
+    skip=$((skip + ns))
+    [ "$ns" -eq 0 ] || skipped="$skipped $name($ns)"
+    counts="$np passed, $nf failed, $ns skipped; build/check/$name.log"
     if [ "$nf" -eq 0 ]; then
-        report PASS "$np passed, 0 failed; build/check/$name.log"
+        report PASS "$counts"
     else
-        report FAIL "$np passed, $nf failed; build/check/$name.log"
+        report FAIL "$counts"
         if grep -q '^\[  FAILED  \]' "$LOG/$name.log"; then
             grep '^\[  FAILED  \]' "$LOG/$name.log" | head -n 20 | show
         else
