@@ -30,7 +30,8 @@
    zt_load16/32/64(p), zt_load_word(p)
                   the bytes at p as the machine reads them (native order).
    zt_load_le_word(p), zt_store_le32/64(p, v)
-                  little-endian: the byte at p is the value's low eight bits.
+                  little-endian: the byte at p is the value's low eight bits
+                  (zt_store_le32 stores the low four bytes of an unsigned long).
                   Every load and store goes through memcpy(), which compilers
                   make one instruction where the target allows unaligned
                   access and byte accesses elsewhere: valid C at any address,
@@ -143,33 +144,41 @@ local ZT_MAYBE_UNUSED zt_word zt_load_le_word(const void FAR *p) {
 #endif
 }
 
+/* The n low bytes of v at p, the low byte first (n <= sizeof(v)): the
+   portable form of the two stores below. */
+#ifdef Z_U8
+   typedef zt_u64 zt_widest;
+#else
+   typedef unsigned long zt_widest;
+#endif
+local ZT_MAYBE_UNUSED void zt_store_le_bytes(void FAR *p, zt_widest v,
+                                             unsigned n) {
+    unsigned char FAR *b = (unsigned char FAR *)p;
+    unsigned i;
+    for (i = 0; i < n; i++, v >>= 8)
+        b[i] = (unsigned char)v;
+}
+
 #ifdef Z_U8
 /* Store the eight bytes of v at p, the low byte first. */
 local ZT_MAYBE_UNUSED void zt_store_le64(void FAR *p, zt_u64 v) {
 #ifdef ZT_LITTLE_ENDIAN
     zmemcpy(p, &v, sizeof(v));
 #else
-    unsigned char FAR *b = (unsigned char FAR *)p;
-    unsigned i;
-    for (i = 0; i < sizeof(v); i++, v >>= 8)
-        b[i] = (unsigned char)v;
+    zt_store_le_bytes(p, v, 8);
 #endif
 }
 #endif
 
-#ifdef Z_U4
-/* Store the four bytes of v at p, the low byte first. */
-local ZT_MAYBE_UNUSED void zt_store_le32(void FAR *p, zt_u32 v) {
-#ifdef ZT_LITTLE_ENDIAN
-    zmemcpy(p, &v, sizeof(v));
+/* Store the low four bytes of v at p, the low byte first. */
+local ZT_MAYBE_UNUSED void zt_store_le32(void FAR *p, unsigned long v) {
+#if defined(ZT_LITTLE_ENDIAN) && defined(Z_U4)
+    zt_u32 u = (zt_u32)v;
+    zmemcpy(p, &u, sizeof(u));
 #else
-    unsigned char FAR *b = (unsigned char FAR *)p;
-    unsigned i;
-    for (i = 0; i < sizeof(v); i++, v >>= 8)
-        b[i] = (unsigned char)v;
+    zt_store_le_bytes(p, v, 4);
 #endif
 }
-#endif
 
 /* --- compiler ------------------------------------------------------------- */
 
