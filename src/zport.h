@@ -27,7 +27,7 @@
    ZT_LITTLE_ENDIAN, ZT_BIG_ENDIAN
                   defined when the compiler tells the byte order.  ZT_IS_LITTLE
                   is then a constant; otherwise it asks at run time.
-   zt_load16/32/64(p), zt_load_word(p)
+   zt_load16/64(p), zt_load_word(p)
                   the bytes at p as the machine reads them (native order).
    zt_load_le_word(p), zt_store_le32/64(p, v)
                   little-endian: the byte at p is the value's low eight bits
@@ -105,14 +105,6 @@ local ZT_MAYBE_UNUSED ush zt_load16(const void FAR *p) {
     zmemcpy(&v, p, sizeof(v));
     return v;
 }
-
-#ifdef Z_U4
-local ZT_MAYBE_UNUSED zt_u32 zt_load32(const void FAR *p) {
-    zt_u32 v;
-    zmemcpy(&v, p, sizeof(v));
-    return v;
-}
-#endif
 
 #ifdef Z_U8
 local ZT_MAYBE_UNUSED zt_u64 zt_load64(const void FAR *p) {
