@@ -30,11 +30,16 @@ if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=normal -- '*.c' '
     git -C "$TREE" status --short -- '*.c' '*.h' >&2
 fi
 
+# technique COMMIT: the name on the commit's "Technique:" line, or nothing
+technique() {
+    git -C "$TREE" log -1 --format='%(trailers:key=Technique,valueonly)' "$1" |
+        sed -n '1{s/[[:space:]]//g;p;}'
+}
+
 # the technique names, in commit order; every commit must carry one
 names=
 for c in $(git -C "$TREE" rev-list --reverse ours..HEAD); do
-    n=$(git -C "$TREE" log -1 --format='%(trailers:key=Technique,valueonly)' "$c" |
-        sed -n '1{s/[[:space:]]//g;p;}')
+    n=$(technique "$c")
     case $n in
         '') echo "refresh: commit $(git -C "$TREE" log -1 --format='%h "%s"' "$c")" \
                  "has no 'Technique: <name>' line; add one (git commit --amend)" >&2
@@ -88,8 +93,7 @@ done
 set --
 for f in $own; do set -- "$@" ":(exclude)$f"; done
 for c in $(git -C "$TREE" rev-list --reverse ours..HEAD); do
-    n=$(git -C "$TREE" log -1 --format='%(trailers:key=Technique,valueonly)' "$c" |
-        sed -n '1{s/[[:space:]]//g;p;}')
+    n=$(technique "$c")
     git -C "$TREE" format-patch -q --stdout --no-signature --zero-commit \
         --no-numbered --no-stat -1 "$c" -- . "$@" >"$TOP/patches.new/$n.patch"
 done
