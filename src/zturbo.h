@@ -125,6 +125,53 @@ ZEXTERN void ZEXPORT deflateFreeDictionary(z_dict *dict);
    readable: the free marks the object dead before returning it).
 */
 
+
+                        /* threaded deflate */
+
+#define ZLIB_TURBO_MAX_THREADS 256
+
+ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
+/*
+     Lets deflate() on strm use up to threads threads, the calling one
+   included, and still write exactly the bytes zlib 1.3.2 writes on one: the
+   same compressed data, return codes, next_in/avail_in/total_in,
+   next_out/avail_out/total_out, adler and deflatePending() after every
+   call.  0 or 1 means one thread (the default); the most is
+   ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 4 to 9 with the
+   Z_DEFAULT_STRATEGY, Z_FILTERED and Z_FIXED strategies, when a deflate()
+   call is given at least 512 KiB of input (its input and what is left of
+   earlier calls' input in the window); every other call, and the last
+   bytes before a flush, run on the calling thread as in zlib.
+
+     It may be called after deflateInit*() and between any two deflate()
+   calls, also after deflateReset() (which keeps the threads),
+   deflateParams() and deflateSetDictionary().  deflateCopy() gives the copy
+   one thread (call deflateSetThreads() on it for more).  deflateEnd(), and
+   deflateSetThreads(strm, 1), stop and join the threads; no thread outlives
+   the stream.
+
+     Memory: every block is allocated with strm->zalloc, in this call, on
+   the calling thread; the threads never allocate, so zalloc need not be
+   thread-safe.  About 3 MiB per thread with the default windowBits and
+   memLevel (two job slots of 1.3 MiB each and a window and hash tables).
+   Threads are started at the first deflate() call that uses them; if one
+   cannot be started, compression goes on with fewer (the same bytes).
+
+     Input: while deflate() has returned, the threads may go on reading their
+   own copies of input that zlib has not consumed yet (next_in ..
+   next_in + avail_in).  The caller may move that input or give it again
+   from another buffer.  If it gives other bytes there instead, deflate()
+   sees the difference when it reads them, drops the work done ahead and
+   compresses the bytes actually given: the output is still zlib's for
+   them.
+
+     Returns Z_OK; Z_STREAM_ERROR if strm is not a valid deflate stream or
+   threads is below 0 or above ZLIB_TURBO_MAX_THREADS, or above 1 in a
+   library built without threads (./configure --no-threads, cmake
+   -DZLIB_TURBO_THREADS=OFF); Z_MEM_ERROR if memory could not be allocated
+   (then the stream is left with one thread, and usable).
+*/
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,668 @@
+/* deflate_mt.c -- threaded deflate with zlib's exact bytes
+ * Copyright (C) 2026 The zlib-turbo authors
+ * For conditions of distribution and use, see the copyright notice in zlib.h
+ *
+ * deflateSetThreads() lets deflate() at levels 4 to 9 (deflate_slow()) use
+ * several threads and still write, call by call, exactly what zlib 1.3.2
+ * writes on one.
+ *
+ * Why it can be done.  deflate_slow() puts every string on the hash chains,
+ * so the chains a search walks are a function of the bytes alone (from the
+ * last point where the chains were cleared on), never of the parse.  Its
+ * state at the top of its loop (strstart, match_available, match_length,
+ * match_start, prev_length: a zt_snap) and the bytes therefore decide every
+ * later step, as long as the lookahead is at least MIN_LOOKAHEAD (always so
+ * with Z_NO_FLUSH; only the last MIN_LOOKAHEAD bytes before a flush see a
+ * shorter one).  And block ends do not change the parse.
+ *
+ * How.  The input is cut into segments of ZT_SEG bytes.  A job runs zlib's
+ * own deflate_slow() (deflate_job_run() in deflate.c, on a scratch state
+ * with its own window and hash tables) over a copy of a segment and the
+ * history before it, and records the symbols it chose.  A speculative job
+ * starts afresh ZT_WARM bytes before its segment; the lazy parse falls into
+ * step with zlib's within a few matches, and the job reports its whole state
+ * at the first loop top at or after the segment's start.  The calling
+ * thread stitches: a job is taken up only where its reported state equals
+ * the state that the previous job (zlib's parse, by induction) ended in, at
+ * the same position; from an equal state at one position the two parses are
+ * the same.  Where they differ, the job is run again exactly, from the
+ * previous job's end state.  The first job of a session starts from the
+ * stream's own state and is exact.
+ *
+ * The calling thread (deflate_slow_threads() in deflate.c) then does
+ * everything else as zlib does it, in zlib's order: the same loop tops, so
+ * fill_window() runs at the same points and consumes the same input, the
+ * same tallies, blocks ended and coded at the same symbols, and deflate()
+ * returning at the same points with the same counters and pending output.
+ * The hash chains are not kept while jobs parse: when the stream goes back
+ * to zlib's own code (a flush's last bytes, deflateParams(), deflateCopy()
+ * ...), deflate_rebuild_chains() puts on them the strings zlib would have,
+ * and deflate_mt_exit() sets the state from the job's report (or from a
+ * replay of the job up to that loop top, for an early stop).
+ *
+ * What the jobs read.  Each job gets its own copy of its bytes, made on the
+ * calling thread when the job is planned, from zlib's window, the caller's
+ * next_in and the previous job's copy: jobs may run while deflate() has
+ * returned and the caller moves or reuses its buffer.  Every byte that
+ * fill_window() later reads from the caller is compared with the copies
+ * (deflate_mt_verify()); on a difference the session ends there, before any
+ * symbol that depends on it, and zlib's own code goes on with the bytes
+ * actually given.
+ *
+ * Which position is never a match.  zlib never matches the string at
+ * window[0] (NIL); a job never matches the one at its own window[0].  The
+ * planner makes these agree: a job's window[0] is either too far back to be
+ * reached, or the start of the chains (zt_hist), which is zlib's window[0]
+ * then, or, for the first job of a session, zlib's window[0] itself.
+ *
+ * Threads, memory.  All memory comes from the stream's zalloc, in
+ * deflateSetThreads(), on the calling thread; threads start at the first
+ * deflate() call that uses them and are joined by deflateEnd() and
+ * deflateSetThreads(strm, 1); if some cannot start, the calling thread runs
+ * the jobs that nobody takes (slower, the same bytes).  Per thread: two job
+ * slots (a copy of up to w_size + ZT_WARM + ZT_SEG + MIN_LOOKAHEAD bytes and
+ * room for ZT_SYM_CAP symbols) and a scratch state (a window, prev[] and
+ * head[]).  One mutex and two condition variables per stream.
+ *
+ * What bounds the speed: the calling thread still makes every loop step,
+ * tallies every symbol and codes every block, and waits for a job when the
+ * workers are behind; a job's warm-up and history cost ZT_WARM + w_size of
+ * extra work per ZT_SEG; and where the parse does not fall into step
+ * (long runs of one period, whose matches all have the longest length) the
+ * jobs are run again one after the other.
+ */
+
+#include "zutil.h"
+#include "zturbo.h"
+#include "deflate_mt.h"
+
+#ifdef ZT_THREADS
+#include "zthread.h"
+
+/* a scratch state for deflate_job_run(): one per thread */
+typedef struct {
+    deflate_state ds;
+    z_stream zs;
+    zt_mt *mt;
+} zt_scratch;
+
+struct zt_mt_s {
+    int threads;            /* asked for, >= 2 */
+    int nslots;             /* job slots, a ring */
+    zt_job *slots;
+    int head, count;        /* the current job and the live ones after it */
+    uInt next;              /* index of the current job's next symbol */
+    zt_snap from;           /* the state where the current job was taken up */
+    int active;             /* a session is on */
+    zt_pos_t hist;          /* the session's zt_hist */
+    zt_scratch *scratch;    /* [0] for the calling thread, then workers */
+    zt_thread *tids;
+    zt_thread_start *starts;
+    int nworkers;           /* started */
+    int tried;              /* workers were started (or tried) */
+    int quit;
+    zt_mutex lock;
+    zt_cond work;           /* a job is ready, or quit */
+    zt_cond done;           /* a job is done */
+#ifdef ZT_STATS
+    unsigned long st_jobs, st_taken, st_rerun, st_made, st_replay, st_exit;
+#endif
+};
+
+/* -DZT_STATS: count what the planner did, print it at deflateEnd() */
+#ifdef ZT_STATS
+#  include <stdio.h>
+#  define STAT(mt, x) ((mt)->st_##x++)
+#else
+#  define STAT(mt, x)
+#endif
+
+#define MT(s) ((s)->zt_mt)
+#define SLOT(mt, i) (&(mt)->slots[((mt)->head + (i)) % (mt)->nslots])
+#define BUF_BYTES(s) ((s)->w_size + ZT_WARM + ZT_SEG + MIN_LOOKAHEAD)
+
+/* the oldest job ready to run, or Z_NULL; lock held */
+local zt_job *ready_job(zt_mt *mt) {
+    int i;
+
+    for (i = 0; i < mt->count; i++)
+        if (SLOT(mt, i)->state == ZT_READY)
+            return SLOT(mt, i);
+    return Z_NULL;
+}
+
+/* a worker: run ready jobs until told to quit */
+local void worker(void *arg) {
+    zt_scratch *sc = (zt_scratch *)arg;
+    zt_mt *mt = sc->mt;
+    zt_job *j;
+
+    zt_lock(&mt->lock);
+    while (!mt->quit) {
+        j = ready_job(mt);
+        if (j == Z_NULL) {
+            zt_wait(&mt->work, &mt->lock);
+            continue;
+        }
+        j->state = ZT_RUNNING;
+        zt_unlock(&mt->lock);
+        deflate_job_run(&sc->ds, j);
+        zt_lock(&mt->lock);
+        j->state = ZT_DONE;
+        zt_broadcast(&mt->done);
+    }
+    zt_unlock(&mt->lock);
+}
+
+/* Wait until j is done, running ready jobs (j first) on the calling thread
+ * meanwhile. */
+local void wait_done(zt_mt *mt, zt_job *j) {
+    zt_job *r;
+
+    zt_lock(&mt->lock);
+    while (j->state != ZT_DONE) {
+        r = j->state == ZT_READY ? j : ready_job(mt);
+        if (r == Z_NULL) {
+            zt_wait(&mt->done, &mt->lock);
+            continue;
+        }
+        r->state = ZT_RUNNING;
+        zt_unlock(&mt->lock);
+        deflate_job_run(&mt->scratch[0].ds, r);
+        zt_lock(&mt->lock);
+        r->state = ZT_DONE;
+        zt_broadcast(&mt->done);
+    }
+    zt_unlock(&mt->lock);
+}
+
+/* Copy stream bytes [a, b) to dst from the caller's input, zlib's window or
+ * prev's copy, whichever holds them.  Returns 0 if none does. */
+local int fetch(deflate_state *s, const zt_job *prev, Bytef *dst,
+                zt_pos_t a, zt_pos_t b) {
+    zt_pos_t wb = s->zt_in - s->lookahead - s->strstart;    /* window[0] */
+    zt_pos_t e;
+    const Bytef *src;
+
+    if (b > s->zt_in + s->strm->avail_in)
+        return 0;
+    while (a < b) {
+        if (a >= s->zt_in) {
+            src = s->strm->next_in + (a - s->zt_in);
+            e = b;
+        } else if (a >= wb) {
+            src = s->window + (a - wb);
+            e = b < s->zt_in ? b : s->zt_in;
+        } else {
+            if (prev == Z_NULL || a < prev->jb || a >= prev->je)
+                return 0;
+            src = prev->buf + (a - prev->jb);
+            e = b < prev->je ? b : prev->je;
+            if (e > wb)
+                e = wb;
+        }
+        zmemcpy(dst, src, (uInt)(e - a));
+        dst += e - a;
+        a = e;
+    }
+    return 1;
+}
+
+/* Make slot j, the next after the live ones, an exact job from state f, and
+ * fill it; its window[0] is at jb or later.  Returns 0 if the bytes are not
+ * there (then nothing else changed). */
+local int plan_exact(deflate_state *s, zt_job *j, const zt_job *prev,
+                     const zt_snap *f, zt_pos_t jb) {
+    zt_mt *mt = MT(s);
+    zt_pos_t end = s->zt_in + s->strm->avail_in;
+
+    j->exact = 1;
+    j->init = *f;
+    j->start = j->P = f->pos;
+    j->Q = f->pos + ZT_SEG;
+    if (j->Q + (MIN_LOOKAHEAD - 1) > end)
+        j->Q = end - (MIN_LOOKAHEAD - 1);
+    j->je = j->Q + (MIN_LOOKAHEAD - 1);
+    j->jb = f->pos > mt->hist + s->w_size ? f->pos - s->w_size : mt->hist;
+    if (jb > j->jb)
+        j->jb = jb;
+    return j->Q > j->P && fetch(s, prev, j->buf, j->jb, j->je);
+}
+
+/* Plan speculative jobs for the segments after the last live job, while
+ * there are free slots and input for them. */
+local void top_up(deflate_state *s) {
+    zt_mt *mt = MT(s);
+    zt_pos_t end = s->zt_in + s->strm->avail_in;
+
+    while (mt->count < mt->nslots) {
+        zt_job *prev = SLOT(mt, mt->count - 1);
+        zt_job *j = SLOT(mt, mt->count);
+        zt_pos_t P = prev->Q;
+
+        if (end < P + MIN_LOOKAHEAD)
+            break;
+        j->exact = 0;
+        j->P = P;
+        j->Q = P + ZT_SEG;
+        if (j->Q + (MIN_LOOKAHEAD - 1) > end)
+            j->Q = end - (MIN_LOOKAHEAD - 1);
+        j->je = j->Q + (MIN_LOOKAHEAD - 1);
+        j->start = P > mt->hist + ZT_WARM ? P - ZT_WARM : mt->hist;
+        j->jb = j->start > mt->hist + s->w_size ? j->start - s->w_size :
+                                                   mt->hist;
+        if (!fetch(s, prev, j->buf, j->jb, j->je))
+            break;
+        zt_lock(&mt->lock);
+        j->state = ZT_READY;
+        mt->count++;
+        zt_signal(&mt->work);
+        zt_unlock(&mt->lock);
+    }
+}
+
+/* Start the workers (once per set of threads); fewer if some fail. */
+local void start_workers(zt_mt *mt) {
+    int i;
+
+    mt->tried = 1;
+    for (i = 1; i < mt->threads; i++) {
+        mt->starts[i - 1].fn = worker;
+        mt->starts[i - 1].arg = &mt->scratch[i];
+        if (zt_thread_create(&mt->tids[i - 1], &mt->starts[i - 1]))
+            break;
+        mt->nworkers++;
+    }
+}
+
+/* Drop every job, waiting for the running ones; no session after. */
+local void discard(zt_mt *mt) {
+    int i, busy;
+
+    zt_lock(&mt->lock);
+    do {
+        busy = 0;
+        for (i = 0; i < mt->nslots; i++) {
+            if (mt->slots[i].state == ZT_RUNNING)
+                busy = 1;
+            else
+                mt->slots[i].state = ZT_FREE;
+        }
+        if (busy)
+            zt_wait(&mt->done, &mt->lock);
+    } while (busy);
+    mt->head = mt->count = 0;
+    zt_unlock(&mt->lock);
+    mt->active = 0;
+}
+
+/* s's state at the top of deflate_slow()'s loop */
+local void snap_of(deflate_state *s, zt_snap *sn) {
+    sn->pos = s->zt_in - s->lookahead;
+    sn->mstart = sn->pos - (zt_pos_t)(uInt)(s->strstart - s->match_start);
+    sn->mlen = s->match_length;
+    sn->plen = s->prev_length;
+    sn->avail = s->match_available;
+}
+
+/* Equal as far as anything later can tell: match_start is read only when
+ * match_length or prev_length is at least MIN_MATCH (by deflate_slow(), or
+ * by deflate_fast() after deflateParams()); below, every later search that
+ * finds a match sets it before it is read. */
+local int snap_equal(const zt_snap *a, const zt_snap *b) {
+    return a->pos == b->pos && a->mlen == b->mlen && a->plen == b->plen &&
+           a->avail == b->avail &&
+           (a->mstart == b->mstart ||
+            (a->mlen < MIN_MATCH && a->plen < MIN_MATCH));
+}
+
+/* ===========================================================================
+ * At a loop top of deflate_slow(): go on with the session, or start one if
+ * it is worth it (at least two segments of input) and safe (the chains
+ * that searches can reach all hold what jobs will put on theirs).  Returns 1
+ * when deflate_slow_threads() is to run.
+ */
+int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
+    zt_mt *mt = MT(s);
+    zt_pos_t t = s->zt_in - s->lookahead;
+    zt_pos_t end = s->zt_in + s->strm->avail_in;
+    zt_snap f;
+    int i;
+
+    if (mt->active)
+        return 1;
+    if (end - t < 2 * ZT_SEG ||
+        (!s->zt_hist_exact && t < s->zt_hist + s->w_size))
+        return 0;
+    for (i = 0; i < mt->threads; i++) {
+        deflate_state *js = &mt->scratch[i].ds;
+
+        js->level = s->level;
+        js->strategy = s->strategy;
+        js->max_lazy_match = s->max_lazy_match;
+        js->good_match = s->good_match;
+        js->nice_match = s->nice_match;
+        js->max_chain_length = s->max_chain_length;
+    }
+    mt->hist = s->zt_hist;
+    snap_of(s, &f);
+    if (!plan_exact(s, SLOT(mt, 0), Z_NULL, &f, t - s->strstart))
+        return 0;
+    if (!mt->tried)
+        start_workers(mt);
+    zt_lock(&mt->lock);
+    SLOT(mt, 0)->state = ZT_READY;
+    mt->count = 1;
+    zt_signal(&mt->work);
+    zt_unlock(&mt->lock);
+    mt->from = f;
+    mt->next = 0;
+    mt->active = 1;
+    s->zt_stale = 1;
+    top_up(s);
+    return 1;
+}
+
+/* The current job, done; *next is its cursor. */
+zt_jobp ZLIB_INTERNAL deflate_mt_job(deflate_state *s, uInt **next) {
+    zt_mt *mt = MT(s);
+
+    wait_done(mt, SLOT(mt, 0));
+    *next = &mt->next;
+    return SLOT(mt, 0);
+}
+
+/* ===========================================================================
+ * At the current job's last loop top: take up the next job if its parse is
+ * zlib's from here (its state here is the current job's), else run it again
+ * exactly from here; make one if there is none.  Returns it, done.
+ */
+zt_jobp ZLIB_INTERNAL deflate_mt_advance(deflate_state *s, uInt **next) {
+    zt_mt *mt = MT(s);
+    zt_job *old = SLOT(mt, 0);
+    zt_job *j = SLOT(mt, 1);
+    zt_snap f;
+
+    f = old->last;
+    Assert(mt->next == old->nsyms, "job not used up");
+    if (mt->count > 1) {
+        wait_done(mt, j);
+        if (snap_equal(&j->first, &f))
+            STAT(mt, taken);
+        else {
+            STAT(mt, rerun);
+            j->exact = 1;
+            j->init = f;
+            j->start = j->P = f.pos;
+            deflate_job_run(&mt->scratch[0].ds, j);
+        }
+    } else {
+        /* the lookahead is at least MIN_LOOKAHEAD: there is input */
+        int ok = plan_exact(s, j, old, &f, 0);
+
+        STAT(mt, made);
+        Assert(ok, "no input for the next job");
+        (void)ok;
+        deflate_job_run(&mt->scratch[0].ds, j);
+        zt_lock(&mt->lock);
+        j->state = ZT_DONE;
+        mt->count = 2;
+        zt_unlock(&mt->lock);
+    }
+    zt_lock(&mt->lock);
+    old->state = ZT_FREE;
+    mt->head = (mt->head + 1) % mt->nslots;
+    mt->count--;
+    zt_unlock(&mt->lock);
+    mt->from = f;
+    mt->next = 0;
+    top_up(s);
+    *next = &mt->next;
+    return SLOT(mt, 0);
+}
+
+/* ===========================================================================
+ * fill_window() just read stream bytes [from, zt_in) from the caller: the
+ * same as the copies the jobs were given?  Returns 1 if so.
+ */
+int ZLIB_INTERNAL deflate_mt_verify(deflate_state *s, zt_pos_t from) {
+    zt_mt *mt = MT(s);
+    const Bytef *w = s->window + s->strstart + s->lookahead -
+                     (uInt)(s->zt_in - from);
+    int i;
+
+    for (i = 0; i < mt->count; i++) {
+        zt_job *j = SLOT(mt, i);
+        zt_pos_t a = from > j->jb ? from : j->jb;
+        zt_pos_t b = s->zt_in < j->je ? s->zt_in : j->je;
+
+        if (a < b && zmemcmp(w + (a - from), j->buf + (a - j->jb),
+                             (uInt)(b - a)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* ===========================================================================
+ * End the session at the current loop top: set s's state to zlib's there
+ * (the job's report, or a replay of the current job up to here), drop the
+ * jobs.  The chains stay stale until deflate_rebuild_chains().
+ */
+void ZLIB_INTERNAL deflate_mt_exit(deflate_state *s) {
+    zt_mt *mt = MT(s);
+    zt_job *j = SLOT(mt, 0);
+    zt_pos_t t = s->zt_in - s->lookahead;
+    zt_snap f;
+
+    if (t == j->last.pos)
+        f = j->last;
+    else if (t == mt->from.pos)
+        f = mt->from;
+    else {
+        STAT(mt, replay);
+        j->exact = 1;
+        j->init = mt->from;
+        j->start = j->P = mt->from.pos;
+        j->Q = t;
+        j->je = t + (MIN_LOOKAHEAD - 1);
+        deflate_job_run(&mt->scratch[0].ds, j);
+        f = j->last;
+        Assert(f.pos == t, "replay missed");
+    }
+    STAT(mt, exit);
+    s->match_available = f.avail;
+    s->match_length = f.mlen;
+    s->prev_length = f.plen;
+    s->match_start = s->strstart - (uInt)(f.pos - f.mstart);
+    discard(mt);
+}
+
+/* Make a scratch state like s for jobs; 0 on success. */
+local int scratch_init(z_streamp strm, zt_scratch *sc, zt_mt *mt) {
+    deflate_state *s = (deflate_state *)strm->state;
+    deflate_state *js = &sc->ds;
+
+    zmemzero(sc, sizeof(zt_scratch));
+    sc->mt = mt;
+    sc->zs.state = (struct internal_state FAR *)js;
+    js->strm = &sc->zs;
+    js->status = BUSY_STATE;
+    js->w_bits = s->w_bits;
+    js->w_size = s->w_size;
+    js->w_mask = s->w_mask;
+    js->window_size = s->window_size;
+    js->hash_bits = s->hash_bits;
+    js->hash_size = s->hash_size;
+    js->hash_mask = s->hash_mask;
+    js->hash_shift = s->hash_shift;
+    js->zt_mt = Z_NULL;
+    js->window = (Bytef *)ZALLOC(strm, s->w_size, 2 * sizeof(Byte));
+    js->prev = (Posf *)ZALLOC(strm, s->w_size, sizeof(Pos));
+    js->head = (Posf *)ZALLOC(strm, s->hash_size, sizeof(Pos));
+    return js->window == Z_NULL || js->prev == Z_NULL || js->head == Z_NULL;
+}
+
+local void scratch_free(z_streamp strm, zt_scratch *sc) {
+    deflate_state *js = &sc->ds;
+
+    TRY_FREE(strm, js->head);
+    TRY_FREE(strm, js->prev);
+    TRY_FREE(strm, js->window);
+}
+
+/* Free what mt holds (as far as it was made: n scratch states, every slot
+ * whose pointers are not Z_NULL), after its workers have been joined. */
+local void mt_release(z_streamp strm, zt_mt *mt, int n) {
+    int i;
+
+    if (mt->slots != Z_NULL) {
+        for (i = 0; i < mt->nslots; i++) {
+            TRY_FREE(strm, mt->slots[i].syms);
+            TRY_FREE(strm, mt->slots[i].buf);
+        }
+        ZFREE(strm, mt->slots);
+    }
+    if (mt->scratch != Z_NULL) {
+        for (i = 0; i < n; i++)
+            scratch_free(strm, &mt->scratch[i]);
+        ZFREE(strm, mt->scratch);
+    }
+    TRY_FREE(strm, mt->starts);
+    TRY_FREE(strm, mt->tids);
+    ZFREE(strm, mt);
+}
+
+/* Give strm's state a set of threads.  Returns Z_OK or Z_MEM_ERROR (then
+ * nothing stays allocated). */
+local int mt_new(z_streamp strm, int threads) {
+    deflate_state *s = (deflate_state *)strm->state;
+    zt_mt *mt;
+    int i, n = 0;
+
+    mt = (zt_mt *)ZALLOC(strm, 1, sizeof(zt_mt));
+    if (mt == Z_NULL)
+        return Z_MEM_ERROR;
+    zmemzero(mt, sizeof(zt_mt));
+    mt->threads = threads;
+    mt->nslots = 2 * threads;
+    mt->slots = (zt_job *)ZALLOC(strm, mt->nslots, sizeof(zt_job));
+    mt->scratch = (zt_scratch *)ZALLOC(strm, threads, sizeof(zt_scratch));
+    mt->tids = (zt_thread *)ZALLOC(strm, threads, sizeof(zt_thread));
+    mt->starts = (zt_thread_start *)ZALLOC(strm, threads,
+                                           sizeof(zt_thread_start));
+    if (mt->slots != Z_NULL)
+        zmemzero(mt->slots, mt->nslots * sizeof(zt_job));
+    if (mt->slots == Z_NULL || mt->scratch == Z_NULL || mt->tids == Z_NULL ||
+        mt->starts == Z_NULL)
+        goto fail;
+    for (i = 0; i < mt->nslots; i++) {
+        zt_job *j = &mt->slots[i];
+
+        j->buf = (Bytef *)ZALLOC(strm, BUF_BYTES(s), 1);
+        j->syms = (uchf *)ZALLOC(strm, ZT_SYM_CAP, 4);
+        if (j->buf == Z_NULL || j->syms == Z_NULL)
+            goto fail;
+    }
+    while (n < threads) {
+        int err = scratch_init(strm, &mt->scratch[n], mt);
+
+        n++;
+        if (err)
+            goto fail;
+    }
+    if (zt_mutex_init(&mt->lock))
+        goto fail;
+    if (zt_cond_init(&mt->work)) {
+        zt_mutex_destroy(&mt->lock);
+        goto fail;
+    }
+    if (zt_cond_init(&mt->done)) {
+        zt_cond_destroy(&mt->work);
+        zt_mutex_destroy(&mt->lock);
+        goto fail;
+    }
+    s->zt_mt = mt;
+    return Z_OK;
+fail:
+    mt_release(strm, mt, n);
+    return Z_MEM_ERROR;
+}
+
+#endif /* ZT_THREADS */
+
+/* ===========================================================================
+ * End the session, if one is on, with s in zlib's state (chains aside).
+ */
+void ZLIB_INTERNAL deflate_mt_stop(deflate_state *s) {
+#ifdef ZT_THREADS
+    if (s->zt_mt != Z_NULL && s->zt_mt->active)
+        deflate_mt_exit(s);
+#else
+    (void)s;
+#endif
+}
+
+/* Drop the session without keeping its state (deflateReset()). */
+void ZLIB_INTERNAL deflate_mt_reset(deflate_state *s) {
+#ifdef ZT_THREADS
+    if (s->zt_mt != Z_NULL)
+        discard(s->zt_mt);
+#else
+    (void)s;
+#endif
+}
+
+/* Join the threads and free everything (deflateEnd(), one thread). */
+void ZLIB_INTERNAL deflate_mt_free(z_streamp strm) {
+#ifdef ZT_THREADS
+    deflate_state *s = (deflate_state *)strm->state;
+    zt_mt *mt = s->zt_mt;
+    int i;
+
+    if (mt == Z_NULL)
+        return;
+    discard(mt);
+#ifdef ZT_STATS
+    fprintf(stderr, "zlib-turbo threads: %lu sessions, %lu jobs taken up "
+            "as planned, %lu run again, %lu made at a job's end, "
+            "%lu replays\n", mt->st_exit, mt->st_taken, mt->st_rerun,
+            mt->st_made, mt->st_replay);
+#endif
+    zt_lock(&mt->lock);
+    mt->quit = 1;
+    zt_broadcast(&mt->work);
+    zt_unlock(&mt->lock);
+    for (i = 0; i < mt->nworkers; i++)
+        zt_thread_join(mt->tids[i]);
+    zt_cond_destroy(&mt->done);
+    zt_cond_destroy(&mt->work);
+    zt_mutex_destroy(&mt->lock);
+    mt_release(strm, mt, mt->threads);
+    s->zt_mt = Z_NULL;
+#else
+    (void)strm;
+#endif
+}
+
+/* ========================================================================= */
+int ZEXPORT deflateSetThreads(z_streamp strm, int threads) {
+    if (deflatePending(strm, Z_NULL, Z_NULL) != Z_OK ||
+        threads < 0 || threads > ZLIB_TURBO_MAX_THREADS)
+        return Z_STREAM_ERROR;
+#ifdef ZT_THREADS
+    {
+        deflate_state *s = (deflate_state *)strm->state;
+
+        if (threads <= 1 || s->zt_mt == Z_NULL ||
+            s->zt_mt->threads != threads) {
+            deflate_mt_stop(s);
+            deflate_mt_free(strm);
+            if (threads > 1)
+                return mt_new(strm, threads);
+        }
+        return Z_OK;
+    }
+#else
+    return threads <= 1 ? Z_OK : Z_STREAM_ERROR;
+#endif
+}
