@@ -39,7 +39,8 @@
  *
  * What zdict.c knows of deflate.c, and must follow it if it changes: which
  * scalars deflateSetDictionary() sets (listed above), and that its read_buf()
- * adds the bytes put in the window to total_in.  The window itself is written
+ * adds the bytes put in the window to total_in and to zt_in (threaded
+ * deflate's stream position).  The window itself is written
  * by deflate.c's deflate_load_window(), which zeroes above the data as
  * fill_window() does (high_water, WIN_INIT): that matters because the match
  * finders may read up to MAX_MATCH bytes past the data and their choice of
@@ -317,6 +318,7 @@ int ZEXPORT deflateUseDictionary(z_streamp strm, const z_dict *dict) {
     s->prev_length = dict->prev_length;
     s->match_available = dict->match_available;
     strm->total_in += used;             /* read_buf() counts what it reads */
+    s->zt_in += used;                   /* and so does zlib-turbo's count */
     return Z_OK;
 }
 
