@@ -15,7 +15,8 @@
  * with Z_NO_FLUSH; only the last MIN_LOOKAHEAD bytes before a flush see a
  * shorter one).  And block ends do not change the parse.
  *
- * How.  The input is cut into segments of ZT_SEG bytes.  A job runs zlib's
+ * How.  The input is cut into segments of ZT_SEG bytes (down to a quarter of
+ * that when the input would not give every thread one).  A job runs zlib's
  * own deflate_slow() (deflate_job_run() in deflate.c, on a scratch state
  * with its own window and hash tables) over a copy of a segment and the
  * history before it, and records the symbols it chose.  A speculative job
@@ -55,11 +56,13 @@
  * reached, or the start of the chains (zt_hist), which is zlib's window[0]
  * then, or, for the first job of a session, zlib's window[0] itself.
  *
- * Threads, memory.  All memory comes from the stream's zalloc, in
- * deflateSetThreads(), on the calling thread; threads start at the first
- * deflate() call that uses them and are joined by deflateEnd() and
- * deflateSetThreads(strm, 1); if some cannot start, the calling thread runs
- * the jobs that nobody takes (slower, the same bytes).  Per thread: two job
+ * Threads, memory.  All memory comes from the stream's zalloc, on the
+ * calling thread: a few small blocks in deflateSetThreads(), the job
+ * buffers at the first deflate() call that uses threads (if they cannot be
+ * had, that call runs on one thread: the same bytes).  Threads start then
+ * too and are joined by deflateEnd() and deflateSetThreads(strm, 1); if
+ * some cannot start, the calling thread runs the jobs that nobody takes
+ * (slower, the same bytes).  Per thread: two job
  * slots (a copy of up to w_size + ZT_WARM + ZT_SEG + MIN_LOOKAHEAD bytes and
  * room for ZT_SYM_CAP symbols) and a scratch state (a window, prev[] and
  * head[]).  One mutex and two condition variables per stream.
@@ -95,11 +98,13 @@ struct zt_mt_s {
     zt_snap from;           /* the state where the current job was taken up */
     int active;             /* a session is on */
     zt_pos_t hist;          /* the session's zt_hist */
+    long seg;               /* the session's segment length */
     zt_scratch *scratch;    /* [0] for the calling thread, then workers */
     zt_thread *tids;
     zt_thread_start *starts;
     int nworkers;           /* started */
     int tried;              /* workers were started (or tried) */
+    int ready;              /* the job buffers are allocated */
     int quit;
     zt_mutex lock;
     zt_cond work;           /* a job is ready, or quit */
@@ -116,6 +121,8 @@ struct zt_mt_s {
 #else
 #  define STAT(mt, x)
 #endif
+
+local int buffers_new(z_streamp strm, zt_mt *mt);
 
 #define MT(s) ((s)->zt_mt)
 #define SLOT(mt, i) (&(mt)->slots[((mt)->head + (i)) % (mt)->nslots])
@@ -219,7 +226,7 @@ local int plan_exact(deflate_state *s, zt_job *j, const zt_job *prev,
     j->exact = 1;
     j->init = *f;
     j->start = j->P = f->pos;
-    j->Q = f->pos + ZT_SEG;
+    j->Q = f->pos + mt->seg;
     if (j->Q + (MIN_LOOKAHEAD - 1) > end)
         j->Q = end - (MIN_LOOKAHEAD - 1);
     j->je = j->Q + (MIN_LOOKAHEAD - 1);
@@ -244,7 +251,7 @@ local void top_up(deflate_state *s) {
             break;
         j->exact = 0;
         j->P = P;
-        j->Q = P + ZT_SEG;
+        j->Q = P + mt->seg;
         if (j->Q + (MIN_LOOKAHEAD - 1) > end)
             j->Q = end - (MIN_LOOKAHEAD - 1);
         j->je = j->Q + (MIN_LOOKAHEAD - 1);
@@ -318,9 +325,11 @@ local int snap_equal(const zt_snap *a, const zt_snap *b) {
 
 /* ===========================================================================
  * At a loop top of deflate_slow(): go on with the session, or start one if
- * it is worth it (at least two segments of input) and safe (the chains
- * that searches can reach all hold what jobs will put on theirs).  Returns 1
- * when deflate_slow_threads() is to run.
+ * it is worth it (at least two of the shortest segments of input, ZT_SEG / 4
+ * bytes) and safe (the chains that searches can reach all hold what jobs
+ * will put on theirs).  Segments are made shorter, down to ZT_SEG / 4, when
+ * the input would not give every thread one.  Returns 1 when
+ * deflate_slow_threads() is to run.
  */
 int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
     zt_mt *mt = MT(s);
@@ -331,9 +340,14 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
 
     if (mt->active)
         return 1;
-    if (end - t < 2 * ZT_SEG ||
+    if (end - t < 2 * (ZT_SEG / 4) ||
         (!s->zt_hist_exact && t < s->zt_hist + s->w_size))
         return 0;
+    if (buffers_new(s->strm, mt))
+        return 0;
+    mt->seg = ZT_SEG;
+    while (mt->seg > ZT_SEG / 4 && (zt_pos_t)mt->seg * mt->threads > end - t)
+        mt->seg >>= 1;
     for (i = 0; i < mt->threads; i++) {
         deflate_state *js = &mt->scratch[i].ds;
 
@@ -477,7 +491,8 @@ void ZLIB_INTERNAL deflate_mt_exit(deflate_state *s) {
     discard(mt);
 }
 
-/* Make a scratch state like s for jobs; 0 on success. */
+/* Make sc a scratch state with s's geometry for jobs; 0 on success (else
+ * what it allocated is left for scratch_free()). */
 local int scratch_init(z_streamp strm, zt_scratch *sc, zt_mt *mt) {
     deflate_state *s = (deflate_state *)strm->state;
     deflate_state *js = &sc->ds;
@@ -508,36 +523,72 @@ local void scratch_free(z_streamp strm, zt_scratch *sc) {
     TRY_FREE(strm, js->head);
     TRY_FREE(strm, js->prev);
     TRY_FREE(strm, js->window);
+    js->head = js->prev = Z_NULL;
+    js->window = Z_NULL;
 }
 
-/* Free what mt holds (as far as it was made: n scratch states, every slot
- * whose pointers are not Z_NULL), after its workers have been joined. */
-local void mt_release(z_streamp strm, zt_mt *mt, int n) {
+/* Free the job slots' copies and symbols and the scratch states (no job
+ * running). */
+local void buffers_free(z_streamp strm, zt_mt *mt) {
     int i;
 
-    if (mt->slots != Z_NULL) {
-        for (i = 0; i < mt->nslots; i++) {
-            TRY_FREE(strm, mt->slots[i].syms);
-            TRY_FREE(strm, mt->slots[i].buf);
-        }
-        ZFREE(strm, mt->slots);
+    for (i = 0; i < mt->nslots; i++) {
+        TRY_FREE(strm, mt->slots[i].syms);
+        TRY_FREE(strm, mt->slots[i].buf);
+        mt->slots[i].syms = Z_NULL;
+        mt->slots[i].buf = Z_NULL;
     }
-    if (mt->scratch != Z_NULL) {
-        for (i = 0; i < n; i++)
-            scratch_free(strm, &mt->scratch[i]);
-        ZFREE(strm, mt->scratch);
+    for (i = 0; i < mt->threads; i++)
+        scratch_free(strm, &mt->scratch[i]);
+    mt->ready = 0;
+}
+
+/* Allocate what jobs need, at the first session, on the calling thread:
+ * 0 on success; on failure nothing stays allocated, and the stream goes on
+ * with one thread (the next session tries again). */
+local int buffers_new(z_streamp strm, zt_mt *mt) {
+    deflate_state *s = (deflate_state *)strm->state;
+    int i;
+
+    if (mt->ready)
+        return 0;
+    for (i = 0; i < mt->nslots; i++) {
+        zt_job *j = &mt->slots[i];
+
+        j->buf = (Bytef *)ZALLOC(strm, BUF_BYTES(s), 1);
+        j->syms = (uchf *)ZALLOC(strm, ZT_SYM_CAP, 4);
+        if (j->buf == Z_NULL || j->syms == Z_NULL)
+            break;
     }
+    if (i == mt->nslots)
+        for (i = 0; i < mt->threads; i++)
+            if (scratch_init(strm, &mt->scratch[i], mt))
+                break;
+    if (i != mt->threads) {
+        buffers_free(strm, mt);
+        return 1;
+    }
+    mt->ready = 1;
+    return 0;
+}
+
+/* Free mt (its workers joined). */
+local void mt_release(z_streamp strm, zt_mt *mt) {
+    if (mt->slots != Z_NULL && mt->scratch != Z_NULL)
+        buffers_free(strm, mt);
+    TRY_FREE(strm, mt->slots);
+    TRY_FREE(strm, mt->scratch);
     TRY_FREE(strm, mt->starts);
     TRY_FREE(strm, mt->tids);
     ZFREE(strm, mt);
 }
 
-/* Give strm's state a set of threads.  Returns Z_OK or Z_MEM_ERROR (then
+/* Give strm's state a set of threads: the small blocks only, the job
+ * buffers come at the first session.  Returns Z_OK or Z_MEM_ERROR (then
  * nothing stays allocated). */
 local int mt_new(z_streamp strm, int threads) {
     deflate_state *s = (deflate_state *)strm->state;
     zt_mt *mt;
-    int i, n = 0;
 
     mt = (zt_mt *)ZALLOC(strm, 1, sizeof(zt_mt));
     if (mt == Z_NULL)
@@ -552,24 +603,11 @@ local int mt_new(z_streamp strm, int threads) {
                                            sizeof(zt_thread_start));
     if (mt->slots != Z_NULL)
         zmemzero(mt->slots, mt->nslots * sizeof(zt_job));
+    if (mt->scratch != Z_NULL)
+        zmemzero(mt->scratch, threads * sizeof(zt_scratch));
     if (mt->slots == Z_NULL || mt->scratch == Z_NULL || mt->tids == Z_NULL ||
         mt->starts == Z_NULL)
         goto fail;
-    for (i = 0; i < mt->nslots; i++) {
-        zt_job *j = &mt->slots[i];
-
-        j->buf = (Bytef *)ZALLOC(strm, BUF_BYTES(s), 1);
-        j->syms = (uchf *)ZALLOC(strm, ZT_SYM_CAP, 4);
-        if (j->buf == Z_NULL || j->syms == Z_NULL)
-            goto fail;
-    }
-    while (n < threads) {
-        int err = scratch_init(strm, &mt->scratch[n], mt);
-
-        n++;
-        if (err)
-            goto fail;
-    }
     if (zt_mutex_init(&mt->lock))
         goto fail;
     if (zt_cond_init(&mt->work)) {
@@ -584,7 +622,7 @@ local int mt_new(z_streamp strm, int threads) {
     s->zt_mt = mt;
     return Z_OK;
 fail:
-    mt_release(strm, mt, n);
+    mt_release(strm, mt);
     return Z_MEM_ERROR;
 }
 
@@ -637,7 +675,7 @@ void ZLIB_INTERNAL deflate_mt_free(z_streamp strm) {
     zt_cond_destroy(&mt->done);
     zt_cond_destroy(&mt->work);
     zt_mutex_destroy(&mt->lock);
-    mt_release(strm, mt, mt->threads);
+    mt_release(strm, mt);
     s->zt_mt = Z_NULL;
 #else
     (void)strm;

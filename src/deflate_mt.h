@@ -67,7 +67,7 @@ typedef struct zt_mt_s zt_mt;
 /* Segments are ZT_SEG bytes; a speculative job parses ZT_WARM bytes before
  * its segment to fall into zlib's parse; a job holds up to ZT_SYM_CAP
  * symbols (ZT_WARM + MAX_MATCH for the warm-up, ZT_SEG + MAX_MATCH after).
- * Threads are used from 2 * ZT_SEG bytes of input on.  ZT_SEG_BITS may be
+ * Threads are used from ZT_SEG / 2 bytes of input on.  ZT_SEG_BITS may be
  * set at build time (10 .. 24); the tests also use small segments, so that
  * small inputs cross many of them.
  */

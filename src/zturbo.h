@@ -139,7 +139,7 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    call.  0 or 1 means one thread (the default); the most is
    ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 4 to 9 with the
    Z_DEFAULT_STRATEGY, Z_FILTERED and Z_FIXED strategies, when a deflate()
-   call is given at least 512 KiB of input (its input and what is left of
+   call is given at least 128 KiB of input (its input and what is left of
    earlier calls' input in the window); every other call, and the last
    bytes before a flush, run on the calling thread as in zlib.
 
@@ -150,12 +150,15 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    deflateSetThreads(strm, 1), stop and join the threads; no thread outlives
    the stream.
 
-     Memory: every block is allocated with strm->zalloc, in this call, on
-   the calling thread; the threads never allocate, so zalloc need not be
-   thread-safe.  About 3 MiB per thread with the default windowBits and
-   memLevel (two job slots of 1.3 MiB each and a window and hash tables).
-   Threads are started at the first deflate() call that uses them; if one
-   cannot be started, compression goes on with fewer (the same bytes).
+     Memory: every block is allocated with strm->zalloc on the calling
+   thread, a few small ones in this call and the rest in the first deflate()
+   call that uses the threads; the threads never allocate, so zalloc need not
+   be thread-safe.  About 3 MiB per thread with the default windowBits and
+   memLevel (two job slots of 1.3 MiB each, and a window and hash tables).
+   The threads are started in that deflate() call too.  If that memory
+   cannot be allocated, or a thread cannot be started, compression goes on
+   with fewer threads (the same bytes): deflate() never fails because of
+   threads.
 
      Input: while deflate() has returned, the threads may go on reading their
    own copies of input that zlib has not consumed yet (next_in ..
