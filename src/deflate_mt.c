@@ -15,12 +15,12 @@
  * with Z_NO_FLUSH; only the last MIN_LOOKAHEAD bytes before a flush see a
  * shorter one).  And block ends do not change the parse.
  *
- * How.  The input is cut into segments of ZT_SEG bytes (down to a quarter of
- * that when the input would not give every thread one).  A job runs zlib's
+ * How.  The input is cut into segments of ZT_SEG bytes (down to ZT_SEG_MIN
+ * when the input would not give every thread one).  A job runs zlib's
  * own deflate_slow() (deflate_job_run() in deflate.c, on a scratch state
  * with its own window and hash tables) over a copy of a segment and the
- * history before it, and records the symbols it chose.  A speculative job
- * starts afresh ZT_WARM bytes before its segment; the lazy parse falls into
+ * w_size bytes of history before it, and records the symbols it chose.  A
+ * speculative job starts afresh a 32nd of a segment before it; the lazy parse falls into
  * step with zlib's within a few matches, and the job reports its whole state
  * at the first loop top at or after the segment's start.  The calling
  * thread stitches: a job is taken up only where its reported state equals
@@ -63,14 +63,14 @@
  * too and are joined by deflateEnd() and deflateSetThreads(strm, 1); if
  * some cannot start, the calling thread runs the jobs that nobody takes
  * (slower, the same bytes).  Per thread: two job
- * slots (a copy of up to w_size + ZT_WARM + ZT_SEG + MIN_LOOKAHEAD bytes and
+ * slots (a copy of up to w_size + ZT_SEG + MIN_LOOKAHEAD bytes and
  * room for ZT_SYM_CAP symbols) and a scratch state (a window, prev[] and
  * head[]).  One mutex and two condition variables per stream.
  *
  * What bounds the speed: the calling thread still makes every loop step,
  * tallies every symbol and codes every block, and waits for a job when the
- * workers are behind; a job's warm-up and history cost ZT_WARM + w_size of
- * extra work per ZT_SEG; and where the parse does not fall into step
+ * workers are behind; a job's history and warm-up cost w_size insertions and
+ * a 32nd of a segment of extra parsing; and where the parse does not fall into step
  * (long runs of one period, whose matches all have the longest length) the
  * jobs are run again one after the other.
  */
@@ -99,6 +99,7 @@ struct zt_mt_s {
     int active;             /* a session is on */
     zt_pos_t hist;          /* the session's zt_hist */
     long seg;               /* the session's segment length */
+    long warm;              /* and warm-up */
     zt_scratch *scratch;    /* [0] for the calling thread, then workers */
     zt_thread *tids;
     zt_thread_start *starts;
@@ -126,7 +127,7 @@ local int buffers_new(z_streamp strm, zt_mt *mt);
 
 #define MT(s) ((s)->zt_mt)
 #define SLOT(mt, i) (&(mt)->slots[((mt)->head + (i)) % (mt)->nslots])
-#define BUF_BYTES(s) ((s)->w_size + ZT_WARM + ZT_SEG + MIN_LOOKAHEAD)
+#define BUF_BYTES(s) ((s)->w_size + ZT_SEG + MIN_LOOKAHEAD)
 
 /* the oldest job ready to run, or Z_NULL; lock held */
 local zt_job *ready_job(zt_mt *mt) {
@@ -255,9 +256,8 @@ local void top_up(deflate_state *s) {
         if (j->Q + (MIN_LOOKAHEAD - 1) > end)
             j->Q = end - (MIN_LOOKAHEAD - 1);
         j->je = j->Q + (MIN_LOOKAHEAD - 1);
-        j->start = P > mt->hist + ZT_WARM ? P - ZT_WARM : mt->hist;
-        j->jb = j->start > mt->hist + s->w_size ? j->start - s->w_size :
-                                                   mt->hist;
+        j->jb = P > mt->hist + s->w_size ? P - s->w_size : mt->hist;
+        j->start = P > j->jb + mt->warm ? P - mt->warm : j->jb;
         if (!fetch(s, prev, j->buf, j->jb, j->je))
             break;
         zt_lock(&mt->lock);
@@ -325,10 +325,11 @@ local int snap_equal(const zt_snap *a, const zt_snap *b) {
 
 /* ===========================================================================
  * At a loop top of deflate_slow(): go on with the session, or start one if
- * it is worth it (at least two of the shortest segments of input, ZT_SEG / 4
- * bytes) and safe (the chains that searches can reach all hold what jobs
- * will put on theirs).  Segments are made shorter, down to ZT_SEG / 4, when
- * the input would not give every thread one.  Returns 1 when
+ * it is worth it (at least two of the shortest segments of input,
+ * ZT_SEG_MIN bytes) and safe (the chains that searches can reach all hold
+ * what jobs will put on theirs).  Segments are made shorter, down to
+ * ZT_SEG_MIN, when the input would not give every thread one; the warm-up
+ * is a 32nd of a segment, at least ZT_WARM_MIN.  Returns 1 when
  * deflate_slow_threads() is to run.
  */
 int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
@@ -340,14 +341,15 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
 
     if (mt->active)
         return 1;
-    if (end - t < 2 * (ZT_SEG / 4) ||
+    if (end - t < 2 * ZT_SEG_MIN ||
         (!s->zt_hist_exact && t < s->zt_hist + s->w_size))
         return 0;
     if (buffers_new(s->strm, mt))
         return 0;
     mt->seg = ZT_SEG;
-    while (mt->seg > ZT_SEG / 4 && (zt_pos_t)mt->seg * mt->threads > end - t)
+    while (mt->seg > ZT_SEG_MIN && (zt_pos_t)mt->seg * mt->threads > end - t)
         mt->seg >>= 1;
+    mt->warm = mt->seg >> 5 > ZT_WARM_MIN ? mt->seg >> 5 : ZT_WARM_MIN;
     for (i = 0; i < mt->threads; i++) {
         deflate_state *js = &mt->scratch[i].ds;
 

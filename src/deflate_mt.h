@@ -64,12 +64,13 @@ typedef struct {
 
 typedef struct zt_mt_s zt_mt;
 
-/* Segments are ZT_SEG bytes; a speculative job parses ZT_WARM bytes before
- * its segment to fall into zlib's parse; a job holds up to ZT_SYM_CAP
+/* Segments are ZT_SEG bytes, or down to ZT_SEG_MIN for shorter inputs; a
+ * speculative job parses a 32nd of a segment (at least ZT_WARM_MIN bytes)
+ * before its own to fall into zlib's parse; a job holds up to ZT_SYM_CAP
  * symbols (ZT_WARM + MAX_MATCH for the warm-up, ZT_SEG + MAX_MATCH after).
- * Threads are used from ZT_SEG / 2 bytes of input on.  ZT_SEG_BITS may be
- * set at build time (10 .. 24); the tests also use small segments, so that
- * small inputs cross many of them.
+ * Threads are used from 2 * ZT_SEG_MIN bytes of input on.  ZT_SEG_BITS may
+ * be set at build time (10 .. 24); the tests also use small segments, so
+ * that small inputs cross many of them.
  */
 #ifndef ZT_SEG_BITS
 #  define ZT_SEG_BITS 18
@@ -78,7 +79,9 @@ typedef struct zt_mt_s zt_mt;
 #  error ZT_SEG_BITS out of range
 #endif
 #define ZT_SEG (1L << ZT_SEG_BITS)
-#define ZT_WARM (ZT_SEG_BITS >= 15 ? ZT_SEG >> 5 : 1024L)
+#define ZT_SEG_MIN (ZT_SEG >> 3)
+#define ZT_WARM_MIN 1024L
+#define ZT_WARM (ZT_SEG >> 5 > ZT_WARM_MIN ? ZT_SEG >> 5 : ZT_WARM_MIN)
 #define ZT_SYM_CAP (ZT_SEG + ZT_WARM + 2 * MAX_MATCH)
 
 /* deflate.c: run job j on the scratch state js (made by deflate_mt.c with

@@ -139,7 +139,7 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    call.  0 or 1 means one thread (the default); the most is
    ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 4 to 9 with the
    Z_DEFAULT_STRATEGY, Z_FILTERED and Z_FIXED strategies, when a deflate()
-   call is given at least 128 KiB of input (its input and what is left of
+   call is given at least 64 KiB of input (its input and what is left of
    earlier calls' input in the window); every other call, and the last
    bytes before a flush, run on the calling thread as in zlib.
 
