@@ -642,16 +642,6 @@ void ZLIB_INTERNAL deflate_mt_stop(deflate_state *s) {
 #endif
 }
 
-/* Drop the session without keeping its state (deflateReset()). */
-void ZLIB_INTERNAL deflate_mt_reset(deflate_state *s) {
-#ifdef ZT_THREADS
-    if (s->zt_mt != Z_NULL)
-        discard(s->zt_mt);
-#else
-    (void)s;
-#endif
-}
-
 /* Join the threads and free everything (deflateEnd(), one thread). */
 void ZLIB_INTERNAL deflate_mt_free(z_streamp strm) {
 #ifdef ZT_THREADS

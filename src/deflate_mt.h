@@ -112,7 +112,6 @@ void ZLIB_INTERNAL deflate_mt_exit(deflate_state *s);
 
 /* deflate_mt.c, called by deflate.c whether or not threads are built in */
 void ZLIB_INTERNAL deflate_mt_stop(deflate_state *s);
-void ZLIB_INTERNAL deflate_mt_reset(deflate_state *s);
 void ZLIB_INTERNAL deflate_mt_free(z_streamp strm);
 
 #endif /* DEFLATE_MT_H */
