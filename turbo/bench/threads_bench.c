@@ -30,7 +30,8 @@
  * set in turn, every config compresses that file once, in an order that
  * changes every round (round r starts at config r mod n and goes forward on
  * even rounds, backward on odd ones), so drift and neighbours hit all
- * configs alike.  A config's time for a round is the sum over the set's
+ * configs alike; the file is read once before its runs, so the first of
+ * them does not pay alone for bringing it into the caches.  A config's time for a round is the sum over the set's
  * files; its speed is the set's bytes / the median of its round times
  * (MB = 10^6 bytes of input).  With --budget=SECONDS no round is begun that
  * would end past that many seconds (by the mean round so far; at least one
@@ -106,6 +107,7 @@ static const char *opt_tsv;
 static const char *notes[MAX_NOTES];
 static int nnotes;
 static long failures;
+static volatile unsigned warm;  /* the sum of the bytes warmed up */
 
 /* the output space shared by all runs: outbuf for whole mode, win + sink
  * for 16k mode */
@@ -384,6 +386,11 @@ static void run_round(block_t *B, int r)
 
     for (fi = 0; fi < S->nfiles; fi++) {
         const file_t *f = &S->files[fi];
+        size_t p;
+        /* read the file once first, so that the first config on it does
+         * not pay alone for bringing it into the caches */
+        for (p = 0; p < f->len; p += 64)
+            warm += f->data[p];
         for (k = 0; k < nconf; k++) {
             size_t ol;
             const unsigned char *out;
@@ -616,11 +623,11 @@ int main(int argc, char **argv)
         }
         done = r + 1;
         per = (now() - start) / done;
-        fprintf(stderr, "threads_bench: [%5.0f s] round %d took %.0f s",
+        fprintf(stderr, "threads_bench: [%5.0f s] round %d took %.1f s",
                 now() - start, r + 1, now() - t0);
         if (done < rounds) {
             if (budget > 0 && now() - start + per > budget) {
-                fprintf(stderr, "; stopping: one more round (about %.0f s) "
+                fprintf(stderr, "; stopping: one more round (about %.1f s) "
                         "would pass --budget=%.0f\n", per, budget);
                 break;
             }

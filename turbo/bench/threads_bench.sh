@@ -8,7 +8,7 @@
 # Per data set, level and output mode: medians over the rounds of the set's
 # total time, the ratio to pristine and the ratio to zlib-turbo at 1 thread.
 #
-#   make bench-threads [ARGS="--quick"]      or
+#   make bench-threads [BENCH_ARGS="--quick"]      or
 #   turbo/bench/threads_bench.sh [OPTIONS]
 #
 # Options (defaults in brackets):
@@ -61,7 +61,7 @@ TUR=${TUR:-$ROOT/build/zlib-turbo}
 
 usage() { sed -n '2,/^set -eu$/s/^# \{0,1\}//p' "$0" | sed '$d' >&2; exit 1; }
 
-SETS= LEVELS= THREADS= MODES= ROUNDS= BUDGET=0 QUICK=0 OUTP= TSV=
+SETS='' LEVELS='' THREADS='' MODES='' ROUNDS='' BUDGET=0 QUICK=0 OUTP='' TSV=''
 ARGV=("$@")
 for a; do
     case $a in
