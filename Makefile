@@ -20,7 +20,7 @@
 #                     its summary; record a run in turbo/results/ by hand)
 #   make bench-threads  threaded deflate: pristine zlib against zlib-turbo at
 #                     1, 2, 4, 8, 16 threads, levels 4 6 9, both output modes,
-#                     mixed + canterbury+calgary, 5 rounds (about 12 minutes
+#                     mixed + canterbury+calgary, 5 rounds (about 11 minutes
 #                     on 2 quiet cores; BENCH_ARGS="--quick" for a smoke test,
 #                     options in turbo/bench/threads_bench.sh); the table and
 #                     build/threads.txt, build/threads.tsv

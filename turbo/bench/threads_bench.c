@@ -36,8 +36,9 @@
  * (MB = 10^6 bytes of input).  With --budget=SECONDS no round is begun that
  * would end past that many seconds (by the mean round so far; at least one
  * round is run), and the output says how many rounds were done.  The CPU
- * time of each run (getrusage(), all threads) is also summed: the TSV's
- * cpu_median_s.
+ * time of each run is also summed, of all threads (getrusage(RUSAGE_SELF):
+ * the TSV's cpu_median_s) and of the calling thread alone (RUSAGE_THREAD:
+ * cpu_caller_median_s); their ratio bounds what more cores could give.
  *
  * Identity.  In round 0 ref runs first on every file, and its output is kept
  * as the reference; every later run (ref's included) is compared with it
@@ -210,11 +211,12 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds of the whole process (all threads, joined ones included) */
-static double cpu_now(void)
+/* CPU seconds of the whole process (all threads, joined ones included), or
+ * of the calling thread alone */
+static double cpu_now(int who)
 {
     struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
+    getrusage(who, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 }
@@ -372,7 +374,8 @@ typedef struct {
     int level, mode;
     double *t[MAX_CONFIGS];     /* per round: the set's total, seconds */
     double *cpu[MAX_CONFIGS];   /* the same in CPU seconds (all threads) */
-    double med[MAX_CONFIGS], cpumed[MAX_CONFIGS];
+    double *cpu1[MAX_CONFIGS];  /* ... of the calling thread alone */
+    double med[MAX_CONFIGS], cpumed[MAX_CONFIGS], cpu1med[MAX_CONFIGS];
     unsigned char **ref;        /* per file: pristine zlib's output */
     size_t *reflen;
 } block_t;
@@ -394,14 +397,16 @@ static void run_round(block_t *B, int r)
         for (k = 0; k < nconf; k++) {
             size_t ol;
             const unsigned char *out;
-            double t, u0;
+            double t, u0, v0;
             /* round r: start at config r mod n, forward on even rounds,
              * backward on odd ones (round 0: ref first) */
             i = (r & 1) ? r - k : r + k;
             c = ((i % nconf) + nconf) % nconf;
-            u0 = cpu_now();
+            u0 = cpu_now(RUSAGE_SELF);
+            v0 = cpu_now(RUSAGE_THREAD);
             t = run_once(c, f, B->level, B->mode, &ol, err, sizeof err);
-            B->cpu[c][r] += cpu_now() - u0;
+            B->cpu1[c][r] += cpu_now(RUSAGE_THREAD) - v0;
+            B->cpu[c][r] += cpu_now(RUSAGE_SELF) - u0;
             if (t < 0) {
                 fail(S, f, B->level, B->mode, c, r, err);
                 continue;
@@ -597,7 +602,9 @@ int main(int argc, char **argv)
                 for (c = 0; c < nconf; c++) {
                     B->t[c] = calloc((size_t)rounds, sizeof(double));
                     B->cpu[c] = calloc((size_t)rounds, sizeof(double));
-                    if (B->t[c] == NULL || B->cpu[c] == NULL)
+                    B->cpu1[c] = calloc((size_t)rounds, sizeof(double));
+                    if (B->t[c] == NULL || B->cpu[c] == NULL ||
+                        B->cpu1[c] == NULL)
                         die("out of memory%s", "");
                 }
                 B->ref = calloc((size_t)sets[s].nfiles, sizeof *B->ref);
@@ -655,7 +662,7 @@ int main(int argc, char **argv)
         header(tsv, argc, argv);
         fprintf(tsv, "# columns: set level mode impl threads files bytes "
                 "rounds median_s mb_per_s ratio_to_pristine ratio_to_t1 "
-                "min_s max_s cpu_median_s round_times_s\n");
+                "min_s max_s cpu_median_s cpu_caller_median_s round_times_s\n");
     }
     for (b = 0; b < nblocks; b++) {
         block_t *B = &blocks[b];
@@ -665,6 +672,7 @@ int main(int argc, char **argv)
         for (c = 0; c < nconf; c++) {
             B->med[c] = median(B->t[c], done);
             B->cpumed[c] = median(B->cpu[c], done);
+            B->cpu1med[c] = median(B->cpu1[c], done);
             mbs[c] = (double)S->bytes / B->med[c] / 1e6;
         }
         for (i = 0; i < nthreads; i++)
@@ -699,7 +707,8 @@ int main(int argc, char **argv)
                     fprintf(tsv, "%.4f", mbs[c] / t1);
                 else
                     fprintf(tsv, "-");
-                fprintf(tsv, "\t%.6f\t%.6f\t%.3f\t", lo, hi, B->cpumed[c]);
+                fprintf(tsv, "\t%.6f\t%.6f\t%.3f\t%.3f\t", lo, hi,
+                        B->cpumed[c], B->cpu1med[c]);
                 for (i = 0; i < done; i++)
                     fprintf(tsv, "%s%.6f", i ? "," : "", B->t[c][i]);
                 fputc('\n', tsv);

@@ -42,11 +42,12 @@
 # turbo/harness/pair.sh).  Exit status: the driver's, 2 if any output
 # differed from pristine zlib's.
 #
-# Time: a full run (the defaults) takes about 12 minutes on the 2-core AMD
-# dev VM when it is quiet (mixed is nine tenths of it; level 9 two thirds),
-# up to twice that when other work shares the cores; --quick about 10
-# seconds, plus 15 seconds of build.  Progress goes to stderr, with the time
-# to go after the first round; --budget caps the whole.
+# Time: a full run (the defaults) takes about 11 minutes on the 2-core AMD
+# dev VM when it is quiet (estimated from CPU times: mixed is nine tenths of
+# it, level 9 two thirds), 14 if the threads gained nothing, and more when
+# other work shares the cores; --quick about 10 seconds, plus 15 seconds of
+# build.  Progress goes to stderr, with the time to go after the first
+# round; --budget caps the whole (e.g. --budget=840).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
