@@ -18,6 +18,12 @@
 #   make dist         zlib-turbo-$(VERSION).tar.gz: the patched tree + turbo/
 #   make bench        the full benchmark on ../shared/corpus (build/speed.txt and
 #                     its summary; record a run in turbo/results/ by hand)
+#   make bench-threads  threaded deflate: pristine zlib against zlib-turbo at
+#                     1, 2, 4, 8, 16 threads, levels 4 6 9, both output modes,
+#                     mixed + canterbury+calgary, 5 rounds (about 11 minutes
+#                     on 2 quiet cores; BENCH_ARGS="--quick" for a smoke test,
+#                     options in turbo/bench/threads_bench.sh); the table and
+#                     build/threads.txt, build/threads.tsv
 #   make version      print zlib-turbo's version (src/zturbo.h's
 #                     ZLIB_TURBO_VERSION, the only place it is written)
 #
@@ -40,7 +46,7 @@ export ZLIB_TARBALL ZLIB_SRC
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
 .PHONY: all build demo check fuzz refresh reset-tree install dist bench \
-        version clean distclean FORCE
+        bench-threads version clean distclean FORCE
 
 all: build demo
 
@@ -124,6 +130,10 @@ bench: build
 	    ../shared/corpus/calgary ../shared/corpus/large ../shared/corpus/mixed \
 	    >$(B)/speed.txt
 	python3 turbo/bench/summarize.py $(B)/speed.txt
+
+BENCH_ARGS ?=
+bench-threads: build
+	bash turbo/bench/threads_bench.sh --out=$(B)/threads $(BENCH_ARGS)
 
 version:
 	@echo $(VERSION)
