@@ -49,8 +49,11 @@ extern int tur_deflateSetThreads(z_streamp strm, int threads);
             "step %d)\n", what, __LINE__, cur_step); abort(); } } while (0)
 
 static int cur_step;                     /* for the messages */
+unsigned long fuzz_deflate_threads_calls;   /* deflate() calls compared */
 
-/* a small deterministic generator, seeded from the fuzzer's bytes */
+/* a small deterministic generator, seeded from the fuzzer's bytes; at most
+ * one call of it in an expression whose order C leaves open (arguments,
+ * both sides of =), so that an input makes the same plan on every target */
 static uint64_t rng;
 static unsigned rnd(unsigned n) {
     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
@@ -109,8 +112,9 @@ static void same_bytes(size_t n, const char *what) {
     if (memcmp(obuf_r + olen, obuf_t + olen, n)) {
         size_t k = 0;
         while (obuf_r[olen + k] == obuf_t[olen + k]) k++;
-        fprintf(stderr, "fuzz_deflate_threads: olen %zu: byte %zu of %zu "
-                "differs\n", olen, k, n);
+        fprintf(stderr, "fuzz_deflate_threads: olen %lu: byte %lu of %lu "
+                "differs\n", (unsigned long)olen, (unsigned long)k,
+                (unsigned long)n);
         CHECK(0, what);
     }
 }
@@ -130,6 +134,7 @@ static int step(pair *p, const unsigned char *in, size_t *pos, size_t len,
     before = p->r.avail_out;
     rr = zapi_ref.deflate(&p->r, flush);
     rt = zapi_tur.deflate(&p->t, flush);
+    fuzz_deflate_threads_calls++;
     compare(p, rr, rt);
     same_bytes(before - p->r.avail_out, "compressed bytes");
     olen += before - p->r.avail_out;
@@ -232,7 +237,10 @@ static unsigned char *make_data(const uint8_t *d, size_t n, size_t target,
         i += m;
     }
     if (mode == 0 && len > n)
-        for (i = rnd(64); i; i--) buf[rnd((unsigned)len)] = (unsigned char)rnd(256);
+        for (i = rnd(64); i; i--) {
+            size_t at = rnd((unsigned)len);
+            buf[at] = (unsigned char)rnd(256);
+        }
     *plen = len;
     return buf;
 }
@@ -411,21 +419,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   zapi_tur.deflateBound(&p->t, n), "deflateBound");
         } else if (op < 16) {                /* a call with small output */
             int fl = op == 8 ? Z_FINISH : flushes[rnd(10)];
-            rr = step(p, buf, &pos, len, in_slice(), out_slice(), fl);
+            unsigned inn = in_slice(), outn = out_slice();
+            rr = step(p, buf, &pos, len, inn, outn, fl);
             if (rr == Z_STREAM_END) finished = 1;
             /* returned with input left: jobs may hold copies of it */
             else if (p->r.avail_out == 0 && p->r.avail_in && rnd(2))
                 overwrite(buf, pos, len);
         } else {                             /* an ordinary call */
-            rr = step(p, buf, &pos, len, in_slice(), 1u << 30,
-                      rnd(8) ? Z_NO_FLUSH : flushes[rnd(10)]);
+            unsigned inn = in_slice();
+            int fl = rnd(8) ? Z_NO_FLUSH : flushes[rnd(10)];
+            rr = step(p, buf, &pos, len, inn, 1u << 30, fl);
             if (rr == Z_STREAM_END) finished = 1;
         }
     }
     /* finish, output in random slices */
     for (i = 0; !finished && i < 100000; i++) {
         cur_step++;
-        rr = step(p, buf, &pos, len, in_slice(), 1 + rnd(70000), Z_FINISH);
+        unsigned inn = in_slice(), outn = 1 + rnd(70000);
+        rr = step(p, buf, &pos, len, inn, outn, Z_FINISH);
         if (rr == Z_STREAM_END) finished = 1;
         else if (rr != Z_OK && rr != Z_BUF_ERROR) break;   /* both agree */
     }
