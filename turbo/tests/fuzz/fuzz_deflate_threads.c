@@ -25,7 +25,8 @@
  * and output slice sizes and flush mode; deflateParams() switches (also to
  * levels 0..3 and back), deflateTune(), deflateReset(), deflateCopy(),
  * deflateBound(); deflateSetThreads() with another count (0, 1, 2..16, or
- * an invalid one) on the turbo side; the unconsumed input overwritten with
+ * an invalid one; now and then with an allocation failing: Z_MEM_ERROR,
+ * then one thread) on the turbo side; the unconsumed input overwritten with
  * other bytes before the next call (zturbo.h: deflate() must see it and
  * compress the bytes actually given), or moved to a new buffer (the old one
  * freed).
@@ -75,6 +76,17 @@ static voidpf zero_alloc(voidpf opaque, uInt items, uInt size) {
 static void zero_free(voidpf opaque, voidpf address) {
     (void)opaque;
     free(address);
+}
+
+/* zlib-turbo's allocator can be told to fail: the fail_at'th allocation
+ * from now (1 the next one) returns Z_NULL; 0 never */
+static unsigned fail_at, failed;
+static voidpf tur_alloc(voidpf opaque, uInt items, uInt size) {
+    if (fail_at && --fail_at == 0) {
+        failed = 1;
+        return Z_NULL;
+    }
+    return zero_alloc(opaque, items, size);
 }
 
 static void same_msg(const char *a, const char *b) {
@@ -271,14 +283,18 @@ static void overwrite(unsigned char *buf, size_t pos, size_t len) {
     }
 }
 
-/* the same call to deflateSetThreads() as deflateSetThreads(strm, n) with
- * zlib-turbo's own rules (the reference has no such function) */
+/* deflateSetThreads(strm, n) on zlib-turbo (pristine has no such function)
+ * with zturbo.h's return codes; now and then one of its allocations fails:
+ * Z_MEM_ERROR, and the stream goes on with one thread, the same bytes */
 static void set_threads(pair *p, int n) {
-    int rt = tur_deflateSetThreads(&p->t, n);
-    int want = n < 0 || n > 256 ? Z_STREAM_ERROR : Z_OK;
-    /* Z_MEM_ERROR is allowed (the stream then has one thread) */
-    CHECK(rt == want || (want == Z_OK && rt == Z_MEM_ERROR),
-          "deflateSetThreads rc");
+    int rt, want = n < 0 || n > 256 ? Z_STREAM_ERROR : Z_OK;
+
+    failed = 0;
+    fail_at = rnd(8) ? 0 : 1 + rnd(60);
+    rt = tur_deflateSetThreads(&p->t, n);
+    fail_at = 0;
+    if (failed) want = Z_MEM_ERROR;
+    CHECK(rt == want, "deflateSetThreads rc");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -320,7 +336,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     buf = make_data(data, size, target, mode, &len);
 
     memset(slots, 0, sizeof slots);
-    p->r.zalloc = p->t.zalloc = zero_alloc;
+    p->r.zalloc = zero_alloc;
+    p->t.zalloc = tur_alloc;
     p->r.zfree = p->t.zfree = zero_free;
     rr = ZAPI_DEFLATE_INIT2(&zapi_ref, &p->r, level, Z_DEFLATED, wbits,
                             memlevel, strategy);
