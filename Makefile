@@ -6,6 +6,11 @@
 #                     speed demo
 #   make check        the test suite (tools/check.sh, one script per step in
 #                     tools/check/); last line "N passed, N failed, N skipped"
+#   make check-cross  zlib-turbo for 32-bit x86 and s390x (qemu) against
+#                     pristine zlib: levels 0-9 and threaded deflate call by
+#                     call (tools/check/cross.sh; SKIP without the toolchains)
+#   make check-windows  the same for 64-bit Windows (mingw-w64, its threads,
+#                     run under wine)
 #   make fuzz         the differential fuzzers (turbo/tests/fuzz/run.sh), one
 #                     after the other: TARGETS="inflate deflate" (default:
 #                     every turbo/tests/fuzz/fuzz_*.c), TIME=60 seconds each,
@@ -45,8 +50,8 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check fuzz refresh reset-tree install dist bench \
-        bench-threads version clean distclean FORCE
+.PHONY: all build demo check check-cross check-windows fuzz refresh reset-tree install dist \
+        bench bench-threads version clean distclean FORCE
 
 all: build demo
 
@@ -97,6 +102,12 @@ demo: build
 
 check: build
 	@sh tools/check.sh
+
+check-cross: build
+	@sh tools/check.sh cross-m32 cross-s390x
+
+check-windows: build
+	@sh tools/check.sh cross-win64
 
 TARGETS ?= $(patsubst turbo/tests/fuzz/fuzz_%.c,%,$(wildcard turbo/tests/fuzz/fuzz_*.c))
 TIME ?= 60

@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "zlib.h"
+#ifdef _WIN32
+#  include <fcntl.h>
+#  include <io.h>
+#endif
 
 int main(int argc, char **argv) {
     FILE *f;
@@ -12,6 +16,9 @@ int main(int argc, char **argv) {
     unsigned char *in, *out;
     int level, i;
     if (argc != 2 || (f = fopen(argv[1], "rb")) == NULL) return 2;
+#ifdef _WIN32
+    _setmode(_fileno(stdout), _O_BINARY);   /* no \r before \n */
+#endif
     fseek(f, 0, SEEK_END);
     n = ftell(f);
     fseek(f, 0, SEEK_SET);

@@ -2,7 +2,10 @@
 # run.sh TARGET [REF_TREE TURBO_TREE [CORPUS_DIR]] -- a differential fuzzer
 #
 # TARGET names the libFuzzer target fuzz_TARGET.c in this folder (inflate,
-# deflate; a new target is a new fuzz_<name>.c, nothing else).  It calls
+# deflate, deflate_threads; a new target is a new fuzz_<name>.c, nothing
+# else; a line " * tur-cflags: FLAGS" in its opening comment adds FLAGS to
+# zlib-turbo's compilation for that target only, as TUR_CFLAGS: threads
+# builds it with -DZT_SEG_BITS=10, so that small inputs cross segments).  It calls
 # pristine zlib (REF_TREE, default build/src/zlib-1.3.2) and zlib-turbo
 # (TURBO_TREE, default build/zlib-turbo) the same way and abort()s on any
 # difference; both trees are compiled with clang, the sanitizers and
@@ -16,7 +19,9 @@
 #      streams that pristine zlib (Python's zlib) makes from a few files of
 #      ../shared/corpus/canterbury (or of REF_TREE), each behind the four
 #      parameter bytes fuzz_inflate.c reads first; deflate with pieces of
-#      three text files behind four 12-byte headers; a target without seeds
+#      three text files behind four 12-byte headers; deflate_threads with
+#      pieces of four text files behind 16-byte headers (levels 4-9, 2-16
+#      threads, each way of expanding the data); a target without seeds
 #      here starts from an empty corpus.
 #
 # Environment: TIME (seconds per build, default 60), JOBS (libFuzzer -jobs
@@ -90,16 +95,40 @@ seed_deflate() {
         done
     done
 }
+# shellcheck disable=SC2317
+seed_deflate_threads() {
+    n=0
+    for f in "$ROOT/README.md" "$ROOT/turbo/TECHNIQUES.md" \
+             "$HERE/fuzz_deflate_threads.c" "$ROOT/turbo/harness/pair.sh"; do
+        [ -f "$f" ] || continue
+        # seed, level, strategy, windowBits, memLevel and expansion,
+        # threads, KiB, flags, spare
+        for hdr in 'abcdefgh\002\000\017\010\000\010\000\000' \
+                   'hgfedcba\005\003\027\030\001\020\001\000' \
+                   'zyxwvuts\003\001\007\050\002\077\004\000' \
+                   'qwertyui\000\005\016\067\356\004\010\000' \
+                   'asdfghjk\360\000\017\010\003\040\000\000'; do
+            n=$((n + 1))
+            # shellcheck disable=SC2059
+            { printf "$hdr"; head -c $((700 * n)) "$f"; } >"$1/seed$n"
+        done
+    done
+}
 if [ -z "$(ls -A "$CORPUS")" ] && command -v "seed_$T" >/dev/null; then
     "seed_$T" "$CORPUS"
 fi
+
+# the target's own flags for zlib-turbo (" * tur-cflags: ..." at its top)
+TF=$(sed -n '1,/\*\//s/^ \* tur-cflags: //p' "$HERE/fuzz_$T.c")
+TF="${TUR_CFLAGS:-}${TUR_CFLAGS:+${TF:+ }}$TF"
 
 rc=0
 for san in ${SAN:-address,undefined}; do
     W=$FB/$T/$(echo "$san" | tr , +)
     mkdir -p "$W"
-    echo "fuzz-$T [$san]: building $W/fuzz_$T"
+    echo "fuzz-$T [$san]: building $W/fuzz_$T${TF:+ (zlib-turbo: $TF)}"
     CC=$CLANG CFLAGS=$(sh "$PAIR" cflags fuzz "$san") LDFLAGS=-fsanitize=fuzzer \
+        TUR_CFLAGS=$TF \
         sh "$PAIR" build "$W" "fuzz_$T" "$REF" "$TUR" "$HERE/fuzz_$T.c"
     set -- "$HERE/regressions/$T"-*.bin
     if [ -f "$1" ]; then
