@@ -567,17 +567,16 @@ local int buffers_new(z_streamp strm, zt_mt *mt) {
 
         j->buf = (Bytef *)ZALLOC(strm, BUF_BYTES(s), 1);
         j->syms = (uchf *)ZALLOC(strm, ZT_SYM_CAP, 4);
-        if (j->buf == Z_NULL || j->syms == Z_NULL)
-            break;
+        if (j->buf == Z_NULL || j->syms == Z_NULL) {
+            buffers_free(strm, mt);
+            return 1;
+        }
     }
-    if (i == mt->nslots)
-        for (i = 0; i < mt->threads; i++)
-            if (scratch_init(strm, &mt->scratch[i], mt))
-                break;
-    if (i != mt->threads) {
-        buffers_free(strm, mt);
-        return 1;
-    }
+    for (i = 0; i < mt->threads; i++)
+        if (scratch_init(strm, &mt->scratch[i], mt)) {
+            buffers_free(strm, mt);
+            return 1;
+        }
     mt->ready = 1;
     return 0;
 }
