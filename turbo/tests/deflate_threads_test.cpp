@@ -1271,6 +1271,46 @@ TEST(DeflateThreads, ResetKeepMidSessionDiffers) {
         c.len = case_len(rng, 3, 10);
         run_case("ResetKeepMidSessionDiffers", seed, c, p, st, rng);
     }
+    /* the plain sequence, many times: one call with all the input and
+     * little output room (it returns in a session), deflateResetKeep(),
+     * Z_FINISH.  Where the call returned after a literal with a longer
+     * match found at the next position, zlib's match_length, prev_length
+     * and match_start there decide the parse that follows. */
+    long m = cases_for(60, 600, 3, 12);
+    for (long i = 0; i < m && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-resetkeep-plain", (uint64_t)i);
+        zt::Rng rng(seed);
+        zt::Ctx ctx;
+        ctx.test = "DeflateThreads.ResetKeepMidSessionDiffers";
+        ctx.seed = seed;
+        Cfg c;
+        c.level = 4 + (int)rng.below(6);
+        c.memLevel = 1 + (int)rng.below(9);
+        c.wrap = (int)rng.below(3);
+        c.strategy = rng.chance(70) ? Z_DEFAULT_STRATEGY : Z_FILTERED;
+        c.threads = 2 + (int)rng.below(3);
+        ctx.params = c.str() + " (deflate, deflateResetKeep, deflate(Z_FINISH))";
+        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
+        bool ok;
+        {
+            Pair P(ctx, ar, at);
+            static const int kinds[] = {K_TEXT, K_FILES, K_LOWENT, K_FARREP, K_MIXED};
+            P.data = make_data(rng, kinds[i % 5], 2 * SEG() + rng.range(300, 4 * SEG()));
+            ctx.data = std::string(kind_name(kinds[i % 5])) + "+" + std::to_string(P.data.size());
+            ok = P.init(c) && P.set_threads(c.threads) &&
+                 P.deflate(P.data.size(), rng.range(1, 200), Z_NO_FLUSH);
+            P.note_tasks();
+            size_t at_pos = P.pos;
+            if (ok) ok = P.reset(true);
+            P.pos = at_pos;             /* reset() rewound it: go on instead */
+            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
+                ok = P.deflate(P.data.size(), 4 * SEG(), Z_FINISH);
+            if (ok) ok = P.end();
+            st.cases++;
+            if (P.engaged) st.engaged++;
+        }
+        if (!ok) st.failed++;
+    }
     expect_engaged(st, "ResetKeepMidSessionDiffers", 2);
 }
 
