@@ -35,7 +35,9 @@
  * A library without deflateSetThreads() (pristine zlib in the harness
  * self-test) skips every test; one built without threads (--no-threads)
  * runs only DeflateThreads.RejectsBadArguments, which checks that it refuses
- * more than one thread.  ZT_MODE=full runs more cases of everything. */
+ * more than one thread.  ZT_MODE=full runs ten times the cases;
+ * ZT_CASE_SCALE=P runs P percent of them (small-segment builds only: the
+ * ThreadSanitizer step runs a quarter). */
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -804,9 +806,11 @@ bool drive(Pair &P, const Cfg &c, const Plan &p, zt::Rng &rng, int depth) {
             }
             if (depth == 0 && rng.chance((unsigned)p.copy_pct) && !copy_and_run(P, c, p, rng))
                 return false;
-            if (rng.chance((unsigned)p.scribble_pct) && P.pos)
-                memset(P.data.data() + rng.range(0, P.pos - 1), 0xEE,
-                       1 + rng.below((uint32_t)std::min<size_t>(P.pos, 4096)));
+            if (rng.chance((unsigned)p.scribble_pct) && P.pos) {
+                size_t a = rng.range(0, P.pos - 1);
+                memset(P.data.data() + a, 0xEE,
+                       1 + rng.below((uint32_t)std::min<size_t>(P.pos - a, 4096)));
+            }
         }
         finishing = flush == Z_FINISH;
         size_t before = P.pos;
@@ -898,10 +902,16 @@ size_t case_len(zt::Rng &rng, size_t min_segs, size_t max_segs) {
 }
 
 /* how many cases a test runs: by_mode(quick, full) in a small-segment
- * build, a few in the default build (each case is then 512 KiB or more) */
+ * build, scaled by ZT_CASE_SCALE percent (the ThreadSanitizer step runs a
+ * fraction), a few in the default build (each case is then 512 KiB or more) */
 long cases_for(long quick, long full, long big_quick = 1, long big_full = 4) {
     if (big_segments()) return zt::by_mode(big_quick, big_full);
-    return zt::by_mode(quick, full);
+    static long scale = [] {
+        const char *e = getenv("ZT_CASE_SCALE");
+        long v = e && *e ? atol(e) : 100;
+        return v > 0 ? v : 100;
+    }();
+    return std::max(1L, zt::by_mode(quick, full) * scale / 100);
 }
 
 Cfg random_cfg(zt::Rng &rng, const Plan &p) {
@@ -988,7 +998,7 @@ TEST(DeflateThreads, OutputDiffersByLevelStrategyData) {
     Stats st;
     Plan p;
     p.thread_counts = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    long n = cases_for(6 * 5 * 3, 6 * 5 * K_KINDS * 2, 3, 12);
+    long n = cases_for(6 * 5 * K_KINDS * 2, 6 * 5 * K_KINDS * 10, 3, 12);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-level-strategy", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1012,6 +1022,8 @@ TEST(DeflateThreads, OutputDiffersByWindowAndMemLevel) {
     Stats st;
     Plan p;
     long k = 0;
+    long reps = big_segments() ? 1 : cases_for(4, 10);
+    for (long r = 0; r < reps; r++)
     for (int wb = 8; wb <= 15; wb++)
         for (int wrap = 0; wrap < 3; wrap++)
             for (int ml = 1; ml <= 9; ml++, k++) {
@@ -1047,7 +1059,7 @@ TEST(DeflateThreads, OutputDiffersByWindowAndMemLevel) {
 TEST(DeflateThreads, SlicedCallsDiffer) {
     NEED_THREADS();
     Stats st;
-    long n = cases_for(60, 600, 2, 6);
+    long n = cases_for(400, 4000, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-sliced", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1088,7 +1100,7 @@ TEST(DeflateThreads, FlushesMidSessionDiffer) {
     Plan p;
     p.flush_pct = 25;
     p.in_rest = 20; p.in_big = 50; p.in_medium = 25; p.in_tiny = 5;
-    long n = cases_for(50, 500, 1, 4);
+    long n = cases_for(400, 4000, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-flushes", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1105,7 +1117,7 @@ TEST(DeflateThreads, FlushesMidSessionDiffer) {
 TEST(DeflateThreads, ParamsSwitchMidStreamDiffers) {
     NEED_THREADS();
     Stats st;
-    long n = cases_for(60, 600, 2, 6);
+    long n = cases_for(400, 4000, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-params", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1128,7 +1140,7 @@ TEST(DeflateThreads, TuneMidStreamDiffers) {
     Plan p;
     p.tune_pct = 20;
     p.in_rest = 30; p.in_big = 50; p.in_medium = 15; p.in_tiny = 5;
-    long n = cases_for(40, 400, 1, 4);
+    long n = cases_for(250, 2500, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-tune", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1145,7 +1157,7 @@ TEST(DeflateThreads, TuneMidStreamDiffers) {
 TEST(DeflateThreads, DictionaryDiffers) {
     NEED_THREADS();
     Stats st;
-    long n = cases_for(50, 500, 2, 6);
+    long n = cases_for(300, 3000, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-dictionary", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1173,7 +1185,7 @@ TEST(DeflateThreads, PreparedDictionaryDiffers) {
     if (!TUR->deflatePrepareDictionary || !TUR->deflateUseDictionary)
         GTEST_SKIP() << "the library under test has no prepared dictionaries";
     Stats st;
-    long n = cases_for(40, 400, 2, 6);
+    long n = cases_for(250, 2500, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-prepared", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1201,7 +1213,7 @@ TEST(DeflateThreads, PrimeDiffers) {
     Plan p;
     p.prime_pct = 20;
     p.flush_pct = 20;
-    long n = cases_for(30, 300, 1, 4);
+    long n = cases_for(200, 2000, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-prime", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1223,7 +1235,7 @@ TEST(DeflateThreads, CopyMidStreamDiffers) {
     p.copy_pct = 15;
     p.in_rest = 20; p.in_big = 50; p.in_medium = 20; p.in_tiny = 10;
     p.out_big = 20; p.out_medium = 40; p.out_small = 30; p.out_one = 5; p.out_zero = 5;
-    long n = cases_for(30, 300, 1, 4);
+    long n = cases_for(250, 2500, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-copy", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1242,7 +1254,7 @@ TEST(DeflateThreads, ResetDiffers) {
     Plan p;
     p.reset_pct = 30;
     p.in_rest = 30; p.in_big = 50; p.in_medium = 15; p.in_tiny = 5;
-    long n = cases_for(30, 300, 1, 4);
+    long n = cases_for(200, 2000, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-reset", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1262,7 +1274,7 @@ TEST(DeflateThreads, ResetKeepMidSessionDiffers) {
     p.resetkeep_pct = 40;
     p.in_rest = 30; p.in_big = 50; p.in_medium = 15; p.in_tiny = 5;
     p.out_big = 10; p.out_medium = 60; p.out_small = 20; p.out_one = 5; p.out_zero = 5;
-    long n = cases_for(20, 200, 1, 3);
+    long n = cases_for(150, 1500, 1, 3);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-resetkeep", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1276,7 +1288,7 @@ TEST(DeflateThreads, ResetKeepMidSessionDiffers) {
      * Z_FINISH.  Where the call returned after a literal with a longer
      * match found at the next position, zlib's match_length, prev_length
      * and match_start there decide the parse that follows. */
-    long m = cases_for(60, 600, 3, 12);
+    long m = cases_for(400, 4000, 3, 12);
     for (long i = 0; i < m && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-resetkeep-plain", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1324,7 +1336,7 @@ TEST(DeflateThreads, EndMidStreamLeaks) {
     p.in_rest = 20; p.in_big = 60; p.in_medium = 15; p.in_tiny = 5;
     p.out_big = 10; p.out_medium = 50; p.out_small = 30; p.out_one = 5; p.out_zero = 5;
     p.thread_counts = {2, 3, 4, 8, 16};
-    long n = cases_for(40, 400, 2, 6);
+    long n = cases_for(300, 3000, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-end", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1345,7 +1357,7 @@ TEST(DeflateThreads, SetThreadsBetweenCallsDiffers) {
     p.thread_counts = {1, 2, 3, 4, 6, 8, 16};
     p.in_rest = 20; p.in_big = 50; p.in_medium = 20; p.in_tiny = 10;
     p.out_big = 20; p.out_medium = 40; p.out_small = 30; p.out_one = 5; p.out_zero = 5;
-    long n = cases_for(40, 400, 1, 4);
+    long n = cases_for(300, 3000, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-set-between", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1368,7 +1380,7 @@ TEST(DeflateThreads, MovedInputDiffers) {
     p.scribble_pct = 20;
     p.in_rest = 40; p.in_big = 40; p.in_medium = 15; p.in_tiny = 5;
     p.out_big = 10; p.out_medium = 50; p.out_small = 30; p.out_one = 5; p.out_zero = 5;
-    long n = cases_for(30, 300, 1, 4);
+    long n = cases_for(250, 2500, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-moved", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1386,7 +1398,7 @@ TEST(DeflateThreads, MovedInputDiffers) {
 TEST(DeflateThreads, OverwrittenInputDiffers) {
     NEED_THREADS();
     Stats st;
-    long n = cases_for(60, 600, 2, 6);
+    long n = cases_for(500, 5000, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-overwritten", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1414,7 +1426,7 @@ TEST(DeflateThreads, NonConvergingDataDiffers) {
     p.flush_pct = 3;
     p.params_pct = 3;
     p.params_slow_only = 1;
-    long n = cases_for(40, 400, 2, 6);
+    long n = cases_for(300, 3000, 2, 6);
     static const int kinds[] = {K_RUNS, K_ZEROS, K_PERIOD, K_PERIOD, K_MIXED};
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-nonconverging", (uint64_t)i);
@@ -1436,7 +1448,7 @@ TEST(DeflateThreads, ManyThreadsDiffer) {
     p.thread_counts = {64};
     if (zt::full_mode()) p.thread_counts.push_back(256);
     p.threads_pct = 5;
-    long n = cases_for(6, 40, 1, 2);
+    long n = cases_for(24, 200, 1, 2);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-many", (uint64_t)i);
         zt::Rng rng(seed);
@@ -1453,7 +1465,7 @@ TEST(DeflateThreads, ManyThreadsDiffer) {
 TEST(DeflateThreads, RandomScenariosDiffer) {
     NEED_THREADS();
     Stats st;
-    long n = cases_for(60, 1000, 1, 4);
+    long n = cases_for(500, 5000, 1, 4);
     for (long i = 0; i < n && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-random", (uint64_t)i);
         zt::Rng rng(seed);
