@@ -8,7 +8,7 @@
 # check.sh counts each of its GoogleTest tests.
 set -eu
 O="$B/tests-seg12"
-$MAKE -s -C turbo/tests O="$O" REF="$REF/libz.a" TUR="$TUR" ZINC="$REF" \
+$MAKE -s -j2 -C turbo/tests O="$O" REF="$REF/libz.a" TUR="$TUR" ZINC="$REF" \
     TUR_CFLAGS=-DZT_SEG_BITS=12 TESTS=deflate_threads_test
 # ZT_SEG_BITS: the segment size the tests must find in the library
 ZT_SEG_BITS=12 exec "$O/zt_tests" --gtest_filter='DeflateThreads.*'

@@ -48,7 +48,7 @@ done
 set -- $pick
 echo "threads-tsan: $1 / $2 -fsanitize=thread"
 TSAN="-O1 -g -fsanitize=thread"
-$MAKE -s -C turbo/tests O="$O" CC="$1" CXX="$2" REF="$REF/libz.a" TUR="$TUR" \
+$MAKE -s -j2 -C turbo/tests O="$O" CC="$1" CXX="$2" REF="$REF/libz.a" TUR="$TUR" \
     ZINC="$REF" CFLAGS="$TSAN" CXXFLAGS="$TSAN" LDFLAGS=-fsanitize=thread \
     TUR_CFLAGS=-DZT_SEG_BITS=12 TESTS=deflate_threads_test
 # the tests with most thread traffic (a quarter of their quick cases:
