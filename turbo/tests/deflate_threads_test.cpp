@@ -922,7 +922,7 @@ size_t case_len(zt::Rng &rng, size_t min_segs, size_t max_segs) {
 
 /* how many cases a test runs: by_mode(quick, full) in a small-segment
  * build, scaled by ZT_CASE_SCALE percent (the ThreadSanitizer step runs a
- * fraction), a few in the default build (each case is then 512 KiB or more) */
+ * fraction), a few in the default build (each case is then 128 KiB or more) */
 long cases_for(long quick, long full, long big_quick = 1, long big_full = 4) {
     if (big_segments()) return 2 * zt::by_mode(big_quick, big_full);
     static long scale = [] {

@@ -12,7 +12,7 @@
 # the long run (>= 35,000 damaged streams); ZT_FILTER to run other tests.
 # TUR_CFLAGS=-DZT_SEG_BITS=12 compiles zlib-turbo with 4 KiB segments, so
 # that the threads tests run hundreds of small cases instead of a few of
-# 512 KiB (tools/check/threads-small-segments.sh does that without
+# 128-600 KiB (tools/check/threads-small-segments.sh does that without
 # sanitizers):
 #   TUR_CFLAGS=-DZT_SEG_BITS=12 ZT_FILTER='DeflateThreads.*' \
 #       turbo/tests/run_stress.sh build/zlib-1.3.2 build/zlib-turbo
