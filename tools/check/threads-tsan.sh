@@ -1,0 +1,69 @@
+#!/bin/sh
+# threads-tsan.sh -- the threaded deflate under ThreadSanitizer: zlib-turbo
+# compiled from the patched tree with -fsanitize=thread and 4 KiB segments
+# (TUR_CFLAGS=-DZT_SEG_BITS=12), the harness and tests too, pristine zlib
+# (single-threaded) as make built it; runs a subset of DeflateThreads.*
+# (TSAN_FILTER to choose others) in which the workers start, stop, are
+# joined, run ahead of the caller, are discarded and rerun.  Any report
+# fails the step (halt_on_error).  Uses clang (TSAN_CC/TSAN_CXX, else gcc);
+# skipped where no compiler here builds a ThreadSanitizer program that
+# reports a known race.  Build: build/tests-tsan-threads.
+set -eu
+. tools/check/lib.sh
+O="$B/tests-tsan-threads"
+W="$O/probe"
+mkdir -p "$W"
+
+# a compiler pair whose ThreadSanitizer works here: it must build and run a
+# clean program, and report the race in a racy one
+cat >"$W/clean.c" <<'EOF'
+#include <pthread.h>
+static int x;
+static void *run(void *p) { x++; return p; }
+int main(void) { pthread_t t; pthread_create(&t, 0, run, 0);
+                 pthread_join(t, 0); return x != 1; }
+EOF
+cat >"$W/racy.c" <<'EOF'
+#include <pthread.h>
+#include <unistd.h>
+static volatile int x;
+static void *run(void *p) { x++; return p; }
+int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); x++;
+                 pthread_join(t, 0); return 0; }
+EOF
+pick=
+for pair in "${TSAN_CC:-clang} ${TSAN_CXX:-clang++}" "gcc g++"; do
+    set -- $pair
+    command -v "$1" >/dev/null 2>&1 && command -v "$2" >/dev/null 2>&1 || continue
+    "$1" -fsanitize=thread -g -o "$W/clean" "$W/clean.c" >/dev/null 2>&1 || continue
+    "$1" -fsanitize=thread -g -o "$W/racy" "$W/racy.c" >/dev/null 2>&1 || continue
+    TSAN_OPTIONS=exitcode=66 "$W/clean" >/dev/null 2>&1 || continue
+    rc=0
+    TSAN_OPTIONS=exitcode=66 "$W/racy" >/dev/null 2>&1 || rc=$?
+    [ "$rc" -eq 66 ] || continue
+    pick="$1 $2"
+    break
+done
+[ -n "$pick" ] || skip "no compiler here makes a working ThreadSanitizer program (tried clang, gcc)"
+set -- $pick
+echo "threads-tsan: $1 / $2 -fsanitize=thread"
+TSAN="-O1 -g -fsanitize=thread"
+$MAKE -s -j2 -C turbo/tests O="$O" CC="$1" CXX="$2" REF="$REF/libz.a" TUR="$TUR" \
+    ZINC="$REF" CFLAGS="$TSAN" CXXFLAGS="$TSAN" LDFLAGS=-fsanitize=thread \
+    TUR_CFLAGS=-DZT_SEG_BITS=12 TESTS=deflate_threads_test
+# the tests with most thread traffic (a quarter of their quick cases:
+# ZT_CASE_SCALE): sessions started and ended at every kind of point, thread
+# counts changed, streams reset, copied and ended while jobs run, input
+# moved and overwritten while workers run ahead, failed allocations, many
+# threads
+F=DeflateThreads.ThreadsNeverStart:DeflateThreads.SlicedCallsDiffer
+F=$F:DeflateThreads.FlushesMidSessionDiffer:DeflateThreads.ParamsSwitchMidStreamDiffers
+F=$F:DeflateThreads.SetThreadsBetweenCallsDiffers:DeflateThreads.ResetDiffers
+F=$F:DeflateThreads.EndMidStreamLeaks:DeflateThreads.CopyMidStreamDiffers
+F=$F:DeflateThreads.MovedInputDiffers:DeflateThreads.OverwrittenInputDiffers
+F=$F:DeflateThreads.NonConvergingDataDiffers:DeflateThreads.ManyThreadsDiffer
+F=$F:DeflateThreads.FailingAllocatorLeaksOrBreaks:DeflateThreads.AllocatorCalledFromWorker
+F=$F:DeflateThreads.ThreadOutlivesStream
+ZT_SEG_BITS=12 ZT_CASE_SCALE=${ZT_CASE_SCALE:-25} \
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+    exec "$O/zt_tests" --gtest_filter="${TSAN_FILTER:-$F}"
