@@ -16,7 +16,7 @@
  * shorter one).  And block ends do not change the parse.
  *
  * How.  The input is cut into segments of ZT_SEG bytes (down to ZT_SEG_MIN
- * when the input would not give every thread one).  A job runs zlib's
+ * when the input would not give every thread four).  A job runs zlib's
  * own deflate_slow() (deflate_job_run() in deflate.c, on a scratch state
  * with its own window and hash tables) over a copy of a segment and the
  * w_size bytes of history before it, and records the symbols it chose.  A
@@ -112,7 +112,7 @@ struct zt_mt_s {
     zt_thread *tids;
     zt_thread_start *starts;
     int nworkers;           /* started */
-    int tried;              /* workers were started (or tried) */
+    int nomore;             /* a worker could not be started */
     int ready;              /* the job buffers are allocated */
     int quit;
     zt_mutex lock;
@@ -245,6 +245,23 @@ local int plan_exact(deflate_state *s, zt_job *j, const zt_job *prev,
     return j->Q > j->P && fetch(s, prev, j->buf, j->jb, j->je);
 }
 
+/* Start workers as the planned jobs need them: one per job after the
+ * current one, up to threads - 1.  A thread that cannot be started is not
+ * tried again: the calling thread runs the jobs nobody takes. */
+local void more_workers(zt_mt *mt) {
+    while (!mt->nomore && mt->nworkers < mt->threads - 1 &&
+           mt->nworkers < mt->count - 1) {
+        int i = mt->nworkers;
+
+        mt->starts[i].fn = worker;
+        mt->starts[i].arg = &mt->scratch[i + 1];
+        if (zt_thread_create(&mt->tids[i], &mt->starts[i]))
+            mt->nomore = 1;
+        else
+            mt->nworkers++;
+    }
+}
+
 /* Plan speculative jobs for the segments after the last live job, while
  * there are free slots and input for them. */
 local void top_up(deflate_state *s) {
@@ -273,20 +290,7 @@ local void top_up(deflate_state *s) {
         mt->count++;
         zt_signal(&mt->work);
         zt_unlock(&mt->lock);
-    }
-}
-
-/* Start the workers (once per set of threads); fewer if some fail. */
-local void start_workers(zt_mt *mt) {
-    int i;
-
-    mt->tried = 1;
-    for (i = 1; i < mt->threads; i++) {
-        mt->starts[i - 1].fn = worker;
-        mt->starts[i - 1].arg = &mt->scratch[i];
-        if (zt_thread_create(&mt->tids[i - 1], &mt->starts[i - 1]))
-            break;
-        mt->nworkers++;
+        more_workers(mt);       /* at once: it may start on this job */
     }
 }
 
@@ -333,11 +337,12 @@ local int snap_equal(const zt_snap *a, const zt_snap *b) {
 
 /* ===========================================================================
  * At a loop top of deflate_slow(): go on with the session, or start one if
- * it is worth it (at least two of the shortest segments of input,
- * ZT_SEG_MIN bytes) and safe (the chains that searches can reach all hold
- * what jobs will put on theirs).  Segments are made shorter, down to
- * ZT_SEG_MIN, when the input would not give every thread one; the warm-up
- * is a 32nd of a segment, at least ZT_WARM_MIN.  Returns 1 when
+ * it is worth it (at least two of the shortest segments of input: ZT_SEG_MIN
+ * bytes at levels 8 and 9, twice that at 6 and 7, four times at 4 and 5)
+ * and safe (the chains that searches can reach all hold what jobs will put
+ * on theirs).  Segments are made shorter, down to that, when the input
+ * would not give every thread four; the warm-up is a 32nd of a segment, at
+ * least ZT_WARM_MIN.  Returns 1 when
  * deflate_slow_threads() is to run.
  */
 int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
@@ -345,17 +350,24 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
     zt_pos_t t = s->zt_in - s->lookahead;
     zt_pos_t end = s->zt_in + s->strm->avail_in;
     zt_snap f;
+    long least;
     int i;
 
     if (mt->active)
         return 1;
-    if (end - t < 2 * ZT_SEG_MIN ||
+    /* a job's history costs w_size insertions: worth more parsing at the
+     * faster levels */
+    least = ZT_SEG_MIN << (s->level <= 5 ? 2 : s->level <= 7 ? 1 : 0);
+    if (least > ZT_SEG)
+        least = ZT_SEG;
+    if (end - t < 2 * (zt_pos_t)least ||
         (!s->zt_hist_exact && t < s->zt_hist + s->w_size))
         return 0;
     if (buffers_new(s->strm, mt))
         return 0;
     mt->seg = ZT_SEG;
-    while (mt->seg > ZT_SEG_MIN && (zt_pos_t)mt->seg * mt->threads > end - t)
+    while (mt->seg > least &&
+           (zt_pos_t)mt->seg * 4 * mt->threads > end - t)
         mt->seg >>= 1;
     mt->warm = mt->seg >> 5 > ZT_WARM_MIN ? mt->seg >> 5 : ZT_WARM_MIN;
     for (i = 0; i < mt->threads; i++) {
@@ -372,8 +384,6 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
     snap_of(s, &f);
     if (!plan_exact(s, SLOT(mt, 0), Z_NULL, &f, t - s->strstart))
         return 0;
-    if (!mt->tried)
-        start_workers(mt);
     zt_lock(&mt->lock);
     SLOT(mt, 0)->state = ZT_READY;
     mt->count = 1;

@@ -68,7 +68,8 @@ typedef struct zt_mt_s zt_mt;
  * speculative job parses a 32nd of a segment (at least ZT_WARM_MIN bytes)
  * before its own to fall into zlib's parse; a job holds up to ZT_SYM_CAP
  * symbols (ZT_WARM + MAX_MATCH for the warm-up, ZT_SEG + MAX_MATCH after).
- * Threads are used from 2 * ZT_SEG_MIN bytes of input on.  ZT_SEG_BITS may
+ * Threads are used from 2 * ZT_SEG_MIN bytes of input on (levels 8-9; twice
+ * that at 6-7, four times at 4-5).  ZT_SEG_BITS may
  * be set at build time (10 .. 24); the tests also use small segments, so
  * that small inputs cross many of them.
  */

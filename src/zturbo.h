@@ -139,9 +139,10 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    call.  0 or 1 means one thread (the default); the most is
    ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 4 to 9 with the
    Z_DEFAULT_STRATEGY, Z_FILTERED and Z_FIXED strategies, when a deflate()
-   call is given at least 64 KiB of input (its input and what is left of
-   earlier calls' input in the window); every other call, and the last
-   bytes before a flush, run on the calling thread as in zlib.
+   call is given at least 64 KiB of input at levels 8 and 9, 128 KiB at 6
+   and 7, 256 KiB at 4 and 5 (its input and what is left of earlier calls'
+   input in the window); every other call, and the last bytes before a
+   flush, run on the calling thread as in zlib.
 
      It may be called after deflateInit*() and between any two deflate()
    calls, also after deflateReset() (which keeps the threads),
