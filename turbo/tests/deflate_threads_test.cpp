@@ -1363,6 +1363,63 @@ TEST(DeflateThreads, ResetKeepMidSessionDiffers) {
     expect_engaged(st, "ResetKeepMidSessionDiffers", 2);
 }
 
+/* A flush that does not end because the output is full, then new input
+ * without the flush.  The flush's loop runs on while the output is full
+ * until it meets a literal, and the last bytes before the end of the input
+ * are literals: zlib steps over the last two strings without inserting
+ * them and returns there, and the flush never ending, never inserts them.
+ * Its chains then have two holes that a job must not fill.  For the loop to
+ * get there, a block must end (and fill the one byte of output) before the
+ * last bytes and no literal come between: memLevel 1 (blocks of 127
+ * symbols), zeros (a literal, then matches of 258), all of the flush's
+ * input in the window, and its length one or two more than the end of the
+ * last whole match, so that the last bytes are literals (found with zeros,
+ * level 8, Z_FULL_FLUSH). */
+TEST(DeflateThreads, UnfinishedFlushHolesDiffer) {
+    NEED_THREADS();
+    Stats st;
+    static const int flushes[] = {Z_FULL_FLUSH, Z_SYNC_FLUSH, Z_PARTIAL_FLUSH, Z_BLOCK};
+    long m = cases_for(48, 480, 16, 48);
+    for (long i = 0; i < m && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-unfinished-flush", (uint64_t)i);
+        zt::Rng rng(seed);
+        zt::Ctx ctx;
+        ctx.test = "DeflateThreads.UnfinishedFlushHolesDiffer";
+        ctx.seed = seed;
+        Cfg c;
+        c.level = 4 + (int)(i % 6);
+        c.memLevel = 1;
+        c.wrap = (int)rng.below(3);
+        c.threads = 2 + (int)rng.below(3);
+        int flush = i < 6 ? Z_FULL_FLUSH : flushes[(i / 6) % 4];
+        int kind = K_ZEROS;
+        ctx.params = c.str() + " (deflate, flush with 1 byte of output, new input)";
+        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
+        bool ok;
+        {
+            Pair P(ctx, ar, at);
+            P.calls_stat = &st.calls;
+            /* 16,035 bytes, then 16,035 with the flush: the case that was
+             * found (at every level); then nearby lengths */
+            size_t first = 16035, flushed = 16035 + (i < 12 ? 0 : rng.below(600));
+            P.data = make_data(rng, kind, first + flushed + 8 * SEG());
+            ctx.data = std::string(kind_name(kind)) + "+" + std::to_string(P.data.size());
+            ok = P.init(c) && P.set_threads(c.threads) &&
+                 P.deflate(first, 1 << 20, Z_NO_FLUSH) &&
+                 P.deflate(first + flushed - P.pos, 1, flush);
+            if (ok) ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
+            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
+                ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
+            P.note_tasks();
+            if (ok) ok = P.end();
+            st.cases++;
+            if (P.engaged) st.engaged++;
+        }
+        if (!ok) st.failed++;
+    }
+    expect_engaged(st, "UnfinishedFlushHolesDiffer", 2);
+}
+
 /* deflateEnd() in the middle of a stream, also while jobs run: nothing
  * left allocated, no thread left (and no leak under LeakSanitizer). */
 TEST(DeflateThreads, EndMidStreamLeaks) {
