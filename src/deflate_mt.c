@@ -15,8 +15,8 @@
  * with Z_NO_FLUSH; only the last MIN_LOOKAHEAD bytes before a flush see a
  * shorter one).  And block ends do not change the parse.
  *
- * How.  The input is cut into segments of ZT_SEG bytes (down to ZT_SEG_MIN
- * when the input would not give every thread four).  A job runs zlib's
+ * How.  The input is cut into segments of ZT_SEG bytes (shorter when the
+ * input would not give every thread four; see deflate_mt_enter()).  A job runs zlib's
  * own deflate_slow() (deflate_job_run() in deflate.c, on a scratch state
  * with its own window and hash tables) over a copy of a segment and the
  * w_size bytes of history before it, and records the symbols it chose.  A
@@ -119,7 +119,7 @@ struct zt_mt_s {
     zt_cond work;           /* a job is ready, or quit */
     zt_cond done;           /* a job is done */
 #ifdef ZT_STATS
-    unsigned long st_jobs, st_taken, st_rerun, st_made, st_replay, st_exit;
+    unsigned long st_taken, st_rerun, st_made, st_replay, st_exit;
 #endif
 };
 
@@ -315,15 +315,6 @@ local void discard(zt_mt *mt) {
     mt->active = 0;
 }
 
-/* s's state at the top of deflate_slow()'s loop */
-local void snap_of(deflate_state *s, zt_snap *sn) {
-    sn->pos = s->zt_in - s->lookahead;
-    sn->mstart = sn->pos - (zt_pos_t)(uInt)(s->strstart - s->match_start);
-    sn->mlen = s->match_length;
-    sn->plen = s->prev_length;
-    sn->avail = s->match_available;
-}
-
 /* Equal as far as anything later can tell: match_start is read only when
  * match_length or prev_length is at least MIN_MATCH (by deflate_slow(), or
  * by deflate_fast() after deflateParams()); below, every later search that
@@ -381,7 +372,7 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
         js->max_chain_length = s->max_chain_length;
     }
     mt->hist = s->zt_hist;
-    snap_of(s, &f);
+    deflate_snap_get(s, &f);
     if (!plan_exact(s, SLOT(mt, 0), Z_NULL, &f, t - s->strstart))
         return 0;
     zt_lock(&mt->lock);
@@ -504,10 +495,7 @@ void ZLIB_INTERNAL deflate_mt_exit(deflate_state *s) {
         Assert(f.pos == t, "replay missed");
     }
     STAT(mt, exit);
-    s->match_available = f.avail;
-    s->match_length = f.mlen;
-    s->prev_length = f.plen;
-    s->match_start = s->strstart - (uInt)(f.pos - f.mstart);
+    deflate_snap_set(s, &f);
     discard(mt);
 }
 

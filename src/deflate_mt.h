@@ -86,8 +86,11 @@ typedef struct zt_mt_s zt_mt;
 #define ZT_SYM_CAP (ZT_SEG + ZT_WARM + 2 * MAX_MATCH)
 
 /* deflate.c: run job j on the scratch state js (made by deflate_mt.c with
- * the stream's geometry and the session's parameters) */
+ * the stream's geometry and the session's parameters); read or set the
+ * state at a loop top */
 void ZLIB_INTERNAL deflate_job_run(deflate_state *js, zt_job *j);
+void ZLIB_INTERNAL deflate_snap_get(deflate_state *s, zt_snap *sn);
+void ZLIB_INTERNAL deflate_snap_set(deflate_state *s, const zt_snap *sn);
 
 /* deflate_mt.c, called by deflate_slow() on the calling thread */
 int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s);
