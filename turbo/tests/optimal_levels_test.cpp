@@ -2615,10 +2615,10 @@ TEST(OptimalLevels, BlockFlushLeavesOnlyBits) {
 }
 
 /* deflatePending(): nothing held after init and after Z_STREAM_END; the
- * bits of deflatePrime() counted; while a flush's output is held, each call
- * given k <= pending bytes of room writes exactly k and pending drops by k
- * (the driver relies on it to complete a flush without a second marker);
- * what is pending when Z_FINISH returns early does come out */
+ * bits of deflatePrime() counted; while a flush's output is held, a call
+ * given k <= pending bytes of room writes all k (it may generate more: the
+ * rest of the flush); nothing held once a flush is complete; what is
+ * pending when Z_FINISH returns early does come out */
 TEST(OptimalLevels, PendingReportsHeldOutput) {
     NEED_OPTIMAL();
     Cases cs("opt-pending");
@@ -2696,10 +2696,9 @@ TEST(OptimalLevels, PendingReportsHeldOutput) {
                 unsigned pb = pend;
                 made = call(Z_SYNC_FLUSH, half - s.total_in, k, &rc);
                 if (rc != Z_OK) ok = c.fail("deflate(Z_SYNC_FLUSH) returned " + std::to_string(rc));
-                else if (all_in && pb && (made != k || !pending("after a call") || pend != pb - k))
+                else if (all_in && pb && made != k)
                     ok = c.fail("with " + std::to_string(pb) + " bytes pending and room for " +
-                                std::to_string(k) + ", deflate wrote " + std::to_string(made) +
-                                " and deflatePending then says " + std::to_string(pend));
+                                std::to_string(k) + ", deflate wrote " + std::to_string(made));
                 complete = s.avail_out != 0 && s.total_in == half;
             }
             if (ok && pending("after the flush") && (pend != 0 || bits != 0))
@@ -4055,11 +4054,13 @@ TEST(OptimalLevels, MemoryOnlyFromZalloc) {
         return (size_t)mi.uordblks + (size_t)mi.hblkhd;
     };
     {
+        static void *volatile keep;     /* not optimised away */
         size_t h0 = heap();
-        void *x = malloc(1 << 20);
-        memset(x, 1, 1 << 20);
+        keep = malloc(1 << 20);
+        memset(keep, 1, 1 << 20);
         size_t h1 = heap();
-        free(x);
+        free(keep);
+        keep = nullptr;
         if (h1 < h0 + (1 << 20)) GTEST_SKIP() << "mallinfo2() does not see malloc() here";
     }
     Arena ar;
