@@ -138,6 +138,7 @@ step build-differential-suite
 gtest_step differential-suite
 gtest_step threads-small-segments
 gtest_step threads-tsan
+gtest_step optimal-small-segments
 step checksums-exhaustive
 for f in turbo/tests/fuzz/fuzz_*.c; do
     t=${f##*/fuzz_}
