@@ -2,10 +2,11 @@
 # run.sh TARGET [REF_TREE TURBO_TREE [CORPUS_DIR]] -- a differential fuzzer
 #
 # TARGET names the libFuzzer target fuzz_TARGET.c in this folder (inflate,
-# deflate, deflate_threads; a new target is a new fuzz_<name>.c, nothing
-# else; a line " * tur-cflags: FLAGS" in its opening comment adds FLAGS to
-# zlib-turbo's compilation for that target only, as TUR_CFLAGS: threads
-# builds it with -DZT_SEG_BITS=10, so that small inputs cross segments).  It calls
+# deflate, deflate_threads, optimal; a new target is a new fuzz_<name>.c,
+# nothing else; a line " * tur-cflags: FLAGS" in its opening comment adds
+# FLAGS to zlib-turbo's compilation for that target only, as TUR_CFLAGS:
+# threads builds it with -DZT_SEG_BITS=10 and optimal with -DZO_SEG_BITS=10,
+# so that small inputs cross segments).  It calls
 # pristine zlib (REF_TREE, default build/src/zlib-1.3.2) and zlib-turbo
 # (TURBO_TREE, default build/zlib-turbo) the same way and abort()s on any
 # difference; both trees are compiled with clang, the sanitizers and
@@ -21,8 +22,10 @@
 #      parameter bytes fuzz_inflate.c reads first; deflate with pieces of
 #      three text files behind four 12-byte headers; deflate_threads with
 #      pieces of four text files behind 16-byte headers (levels 4-9, 2-16
-#      threads, each way of expanding the data); a target without seeds
-#      here starts from an empty corpus.
+#      threads, each way of expanding the data); optimal (levels 10-12,
+#      checked against pristine inflate and its own one-call run) likewise,
+#      with levels 10-12, flushes, deflateParams() switches, copies and
+#      threads; a target without seeds here starts from an empty corpus.
 #
 # Environment: TIME (seconds per build, default 60), JOBS (libFuzzer -jobs
 # and -workers: that many fuzzing processes at once, default 1), SAN (the
@@ -111,6 +114,25 @@ seed_deflate_threads() {
             n=$((n + 1))
             # shellcheck disable=SC2059
             { printf "$hdr"; head -c $((700 * n)) "$f"; } >"$1/seed$n"
+        done
+    done
+}
+# shellcheck disable=SC2317
+seed_optimal() {
+    n=0
+    for f in "$ROOT/README.md" "$ROOT/turbo/TECHNIQUES.md" \
+             "$HERE/fuzz_optimal.c" "$ROOT/turbo/harness/pair.sh"; do
+        [ -f "$f" ] || continue
+        # seed, level, strategy, windowBits and wrapper, memLevel and
+        # expansion, threads, KiB, flags, thread changes
+        for hdr in 'abcdefgh\000\000\017\010\003\020\030\040' \
+                   'hgfedcba\001\003\007\061\001\040\041\000' \
+                   'zyxwvuts\002\006\027\022\007\010\156\200' \
+                   'qwertyui\000\004\011\050\005\077\210\020' \
+                   'asdfghjk\001\005\036\010\002\004\377\377'; do
+            n=$((n + 1))
+            # shellcheck disable=SC2059
+            { printf "$hdr"; head -c $((500 * n)) "$f"; } >"$1/seed$n"
         done
     done
 }
