@@ -6,15 +6,20 @@
 # -fsanitize=address,undefined -fno-sanitize-recover=all, for the trees and
 # the harness alike) with turbo/tests/Makefile, and
 # runs the damaged-stream tests with the FILEs as source data (ZT_FILES; the
-# corpus or pristine-tree files when none are given) and the threaded
-# deflate tests (DeflateThreads.*: LeakSanitizer, part of ASan, checks that
-# deflateEnd() in the middle of a stream leaves nothing).  ZT_MODE=full for
-# the long run (>= 35,000 damaged streams); ZT_FILTER to run other tests.
-# TUR_CFLAGS=-DZT_SEG_BITS=12 compiles zlib-turbo with 4 KiB segments, so
-# that the threads tests run hundreds of small cases instead of a few of
-# 128-600 KiB (tools/check/threads-small-segments.sh does that without
-# sanitizers):
+# corpus or pristine-tree files when none are given), the threaded deflate
+# tests (DeflateThreads.*: LeakSanitizer, part of ASan, checks that
+# deflateEnd() in the middle of a stream leaves nothing) and the tests of
+# levels 10-12 (OptimalLevels.*: their failing allocators, copies, resets
+# and threads under LeakSanitizer too).  ZT_MODE=full for the long run
+# (>= 35,000 damaged streams); ZT_FILTER to run other tests.
+# TUR_CFLAGS=-DZT_SEG_BITS=12 compiles zlib-turbo with 4 KiB segments for
+# levels 4-9, -DZO_SEG_BITS=12 for levels 10-12, so that the threads tests
+# run hundreds of small cases instead of a few big ones
+# (tools/check/threads-small-segments.sh and optimal-small-segments.sh do
+# that without sanitizers):
 #   TUR_CFLAGS=-DZT_SEG_BITS=12 ZT_FILTER='DeflateThreads.*' \
+#       turbo/tests/run_stress.sh build/zlib-1.3.2 build/zlib-turbo
+#   TUR_CFLAGS=-DZO_SEG_BITS=12 ZT_FILTER='OptimalLevels.*' \
 #       turbo/tests/run_stress.sh build/zlib-1.3.2 build/zlib-turbo
 # Build output: $ZT_BUILD (default build/tests/stress in the repository).
 set -eu
@@ -27,11 +32,16 @@ B=${ZT_BUILD:-$REPO/build/tests/stress}
 SAN=$(sh "$REPO/turbo/harness/pair.sh" cflags san)
 make -C "$HERE" -j"${JOBS:-2}" O="$B" REF="$REF" TUR="$TUR" ZINC="$REF" \
     CFLAGS="$SAN" CXXFLAGS="$SAN" LDFLAGS="$SAN" TUR_CFLAGS="${TUR_CFLAGS:-}"
-# the segment size the threads tests must find in the library
+# the segment sizes the threads tests must find in the library
 case " ${TUR_CFLAGS:-} " in
     *" -DZT_SEG_BITS="*)
         ZT_SEG_BITS=$(echo " $TUR_CFLAGS " | sed 's/.* -DZT_SEG_BITS=\([0-9]*\) .*/\1/')
         export ZT_SEG_BITS ;;
+esac
+case " ${TUR_CFLAGS:-} " in
+    *" -DZO_SEG_BITS="*)
+        ZO_SEG_BITS=$(echo " $TUR_CFLAGS " | sed 's/.* -DZO_SEG_BITS=\([0-9]*\) .*/\1/')
+        export ZO_SEG_BITS ;;
 esac
 files=
 for f in "$@"; do
@@ -43,4 +53,4 @@ export ZT_MODE=${ZT_MODE:-quick}
 echo "run_stress: REF=$REF TURBO=$TUR${TUR_CFLAGS:+ ($TUR_CFLAGS)} ZT_MODE=$ZT_MODE files: ${files:-(default data)}"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    exec "$B/zt_tests" --gtest_filter="${ZT_FILTER:-DamagedStream.*:DeflateThreads.*}"
+    exec "$B/zt_tests" --gtest_filter="${ZT_FILTER:-DamagedStream.*:DeflateThreads.*:OptimalLevels.*}"
