@@ -5,7 +5,9 @@
 # qemu-s390x) or win64 (64-bit Windows and its threads, under wine).  Levels
 # 0-9 on a few files, and threaded deflate compared with pristine zlib call
 # by call (zthreads.c: levels 4-9, threads 2-4, win64 2-8, zlib-turbo with
-# 4 KiB segments, so that the files cross many).  Run by make check-cross
+# 4 KiB segments, so that the files cross many); levels 10-12 on the same
+# files in several ways (zoptimal.c), compared with zlib-turbo's bytes on
+# the host (they are not zlib's, but the same everywhere).  Run by make check-cross
 # (m32, s390x) and make check-windows (win64), not by make check.  Skipped
 # (77) where the target's compiler or emulator is missing, or wine cannot
 # run a program here; what to install is in the README.

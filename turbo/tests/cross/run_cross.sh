@@ -1,10 +1,16 @@
 #!/bin/sh
 # run_cross.sh PRISTINE_TREE TURBO_TREE FILE...
 #
-# Checks zlib-turbo built for other targets, each in two ways:
+# Checks zlib-turbo built for other targets, each in three ways:
 #   levels   compresses each FILE at levels 0-9 with the turbo tree built
 #            for the target (zlevels.c) and compares the bytes with pristine
 #            zlib built for the host (x86-64);
+#   optimal  compresses each FILE at levels 10-12 in several ways (zoptimal.c:
+#            compress2(), raw with sliced calls, flushes and deflateParams(),
+#            gzip with the other strategies, a dictionary, 3 threads) with
+#            the turbo tree built for the target and compares the bytes with
+#            the same program and tree built for the host (x86-64): these
+#            levels are not zlib's bytes, but the same on every machine;
 #   threads  builds zthreads.c, the lockstep engine of
 #            turbo/tests/fuzz/fuzz_deflate_threads.c, with pristine zlib and
 #            zlib-turbo both built for the target and linked side by side
@@ -39,13 +45,16 @@ B=$(cd "$B" && pwd)
 PAIR=$HERE/../../harness/pair.sh
 ENGINE=$HERE/../fuzz/fuzz_deflate_threads.c
 CFLAGS=${CFLAGS:-$(sh "$PAIR" cflags test)}
-build() { # NAME CC TREE EXTRA...
+build() { # NAME CC TREE EXTRA...: $B/NAME (zlevels), and $B/NAME-opt
+    # (zoptimal) where the tree is zlib-turbo's (it has zturbo.h)
     name=$1 cc=$2 tree=$3; shift 3
     o=$B/$name-objs
-    rm -rf "$o"
+    rm -rf "$o" "$B/$name-opt" "$B/$name-opt.exe"
     # shellcheck disable=SC2086
     if CC=$cc CFLAGS="$CFLAGS $*" sh "$PAIR" objs "$tree" "$o" &&
-       $cc $CFLAGS "$@" -I"$tree" "$HERE/zlevels.c" "$o"/*.o -o "$B/$name"; then
+       $cc $CFLAGS "$@" -I"$tree" "$HERE/zlevels.c" "$o"/*.o -o "$B/$name" &&
+       { [ ! -f "$tree/zturbo.h" ] ||
+         $cc $CFLAGS "$@" -I"$tree" "$HERE/zoptimal.c" "$o"/*.o -o "$B/$name-opt" $LIBS; }; then
         rm -rf "$o"
     else
         rm -rf "$o"
@@ -89,6 +98,10 @@ threads() {
     fi
 }
 build host cc "$REF"
+# levels 10-12: zlib-turbo on the host writes the bytes to compare with
+LIBS=-pthread
+build host-tur cc "$TUR" ||
+    { echo "run_cross: zlib-turbo does not build for the host"; exit 1; }
 # the files zthreads reads (it reads the first 300 KiB of each)
 files=
 for f in "$@"; do files="$files $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"; done
@@ -107,6 +120,7 @@ for t in ${TARGETS:-m32 s390x}; do
                  echo "run_cross: m32: no compiler (gcc-multilib, or gcc-i686-linux-gnu libc6-dev-i386-cross), skipped"
                  continue
              fi
+             LIBS=$tlink
              build m32 "$tcc" "$TUR" "$lflags" ||
                  { echo "run_cross: m32: FAILED: zlib-turbo does not build"; rc=1; continue; }
              # a kernel without 32-bit support runs it under qemu-i386
@@ -119,6 +133,7 @@ for t in ${TARGETS:-m32 s390x}; do
              fi ;;
         s390x) command -v s390x-linux-gnu-gcc >/dev/null && command -v qemu-s390x >/dev/null ||
                    { echo "run_cross: s390x: no cross compiler or qemu (gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user), skipped"; continue; }
+               LIBS=-pthread
                build s390x s390x-linux-gnu-gcc "$TUR" -static ||
                    { echo "run_cross: s390x: FAILED: zlib-turbo does not build"; rc=1; continue; }
                tcc=s390x-linux-gnu-gcc tflags='' tlink="-static -pthread"
@@ -130,9 +145,12 @@ for t in ${TARGETS:-m32 s390x}; do
                    { echo "run_cross: win64: no wine (apt-get install wine64), skipped"; continue; }
                export WINEPREFIX="$B/wine" WINEDEBUG=-all
                rm -f "$B/win64" "$B/win64.exe"
+               LIBS=
                build win64 x86_64-w64-mingw32-gcc "$TUR" -static ||
                    { echo "run_cross: win64: FAILED: zlib-turbo does not build"; rc=1; continue; }
                [ -f "$B/win64.exe" ] || mv "$B/win64" "$B/win64.exe"
+               [ -f "$B/win64-opt.exe" ] || [ ! -f "$B/win64-opt" ] ||
+                   mv "$B/win64-opt" "$B/win64-opt.exe"
                # the first run makes the prefix (a minute); a wine that
                # cannot run programs here is a skip, not a failure
                if ! timeout 600 "$w" "$B/win64.exe" "$1" >"$B/wine.log" 2>&1 &&
@@ -157,6 +175,26 @@ for t in ${TARGETS:-m32 s390x}; do
         else echo "run_cross: $t: DIFFERENT: $f"; bad=$((bad + 1)); fi
     done
     echo "run_cross: $t ($CFLAGS): $n files identical at levels 0-9, $bad different"
+    [ $bad -eq 0 ] || rc=1
+    # levels 10-12: the target's zlib-turbo against the host's
+    obin=$B/$t-opt
+    [ ! -f "$obin.exe" ] || obin=$obin.exe
+    n=0 bad=0
+    for f in "$@"; do
+        if ! "$B/host-tur-opt" "$f" >"$B/ref-opt.out"; then
+            echo "run_cross: host: FAILED: zoptimal $f (a call at levels 10-12 failed)"
+            bad=$((bad + 1))
+        elif ! $run "$obin" "$f" >"$B/tur-opt.out"; then
+            echo "run_cross: $t: FAILED: zoptimal $f (a call at levels 10-12 failed)"
+            bad=$((bad + 1))
+        elif cmp -s "$B/ref-opt.out" "$B/tur-opt.out"; then
+            n=$((n + 1))
+        else
+            echo "run_cross: $t: DIFFERENT at levels 10-12: $f ($(cmp "$B/ref-opt.out" "$B/tur-opt.out" 2>&1 | head -n 1))"
+            bad=$((bad + 1))
+        fi
+    done
+    echo "run_cross: $t ($CFLAGS): $n files identical at levels 10-12 (to zlib-turbo on the host), $bad different"
     [ $bad -eq 0 ] || rc=1
     pair "$t" "$tcc" "$tools" "$tflags" "$tlink" ||
         { echo "run_cross: $t: FAILED: zthreads does not build"; rc=1; continue; }
