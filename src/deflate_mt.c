@@ -86,6 +86,7 @@
 #include "zutil.h"
 #include "zturbo.h"
 #include "deflate_mt.h"
+#include "deflate_opt.h"
 
 #ifdef ZT_THREADS
 #include "zthread.h"
@@ -688,6 +689,11 @@ int ZEXPORT deflateSetThreads(z_streamp strm, int threads) {
     {
         deflate_state *s = (deflate_state *)strm->state;
 
+#ifdef ZO_LEVELS
+        s->zo_threads = threads;        /* levels 10-12 (deflate_opt.c) */
+        if (threads <= 1)
+            zo_threads_stop(s);
+#endif
         if (threads <= 1 || s->zt_mt == Z_NULL ||
             s->zt_mt->threads != threads) {
             deflate_mt_stop(s);

@@ -137,7 +137,8 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    same compressed data, return codes, next_in/avail_in/total_in,
    next_out/avail_out/total_out, adler and deflatePending() after every
    call.  0 or 1 means one thread (the default); the most is
-   ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 4 to 9 with the
+   ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 10 to 12 (below), and
+   at levels 4 to 9 with the
    Z_DEFAULT_STRATEGY, Z_FILTERED and Z_FIXED strategies, when a deflate()
    call is given at least 64 KiB of input at levels 8 and 9, 128 KiB at 6
    and 7, 256 KiB at 4 and 5 (its input and what is left of earlier calls'
@@ -174,6 +175,77 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    library built without threads (./configure --no-threads, cmake
    -DZLIB_TURBO_THREADS=OFF); Z_MEM_ERROR if memory could not be allocated
    (then the stream is left with one thread, and usable).
+*/
+
+
+                        /* levels 10 to 12: optimal parsing */
+
+#define Z_TURBO_OPTIMAL_FAST 10
+#define Z_TURBO_OPTIMAL      11
+#define Z_TURBO_OPTIMAL_BEST 12
+/*
+     Levels 10, 11 and 12 may be given wherever zlib takes a level:
+   deflateInit(), deflateInit2() (every wrapper, windowBits 9..15, memLevel
+   1..9), compress2(), deflateParams(), gzsetparams().  They are another
+   compressor: an optimal parse (every match at each position, found in
+   binary trees, then the cheapest parse under exact bit prices, repeated
+   with the prices of each block's own Huffman codes), block boundaries
+   chosen by dynamic programming, and each block written as the smallest of
+   dynamic, fixed and stored.  Their output is valid deflate that any
+   inflater reads, smaller than level 9's, but not zlib 1.3.2's bytes (zlib
+   has no such levels).  Level 10 is the fastest, 12 the smallest;
+   Z_BEST_COMPRESSION stays 9 and levels 0-9 are unchanged.  Levels above 12
+   are refused (Z_STREAM_ERROR), as zlib refuses 10.
+
+     Determinism: the output depends only on the input, the parameters
+   (level, strategy, wrapper, windowBits, dictionary, deflateParams()
+   calls) and the flush points (the input position of each flush other
+   than Z_NO_FLUSH), not on how the input and output are sliced into
+   deflate() calls, nor on the thread count (deflateSetThreads()), the
+   machine, its word size or byte order.  Every price is an integer.
+   memLevel is accepted and does not change the output.  As with zlib,
+   repeating a flush that already completed (a call that ended with
+   avail_out == 0 exactly at its end, called again) adds one more empty
+   block.
+
+     The input is compressed in segments of 256 KiB counted from the start
+   of the stream or the last flush; each sees the 2^windowBits bytes before
+   it (never a distance beyond the window declared).  deflate() keeps up to
+   256 KiB of input (per thread) until a segment is complete or a flush
+   comes: Z_SYNC_FLUSH and Z_FULL_FLUSH still make everything given so far
+   decompressible from the output so far, Z_FULL_FLUSH also forgets the
+   window, and Z_FINISH, Z_BLOCK and Z_PARTIAL_FLUSH have zlib's meaning.
+   deflatePending() counts the output not yet copied out.
+   deflateSetDictionary() and prepared dictionaries (above) work as at
+   other levels: matches may reach into the dictionary.  deflateBound() is
+   a true bound for these levels too.
+
+     deflateParams() may move among 10, 11 and 12 at any time (as at other
+   levels, it first compresses what was given so far with Z_BLOCK).  Moving
+   between 0-9 and 10-12 is allowed only before the first deflate() call
+   after deflateInit*() or deflateReset(); afterwards it returns
+   Z_STREAM_ERROR and changes nothing (the stream goes on at its level).
+
+     Strategies: Z_DEFAULT_STRATEGY and Z_FILTERED (the same: the optimal
+   parse already weighs literals against short matches by their exact
+   cost); Z_HUFFMAN_ONLY: literals only, with the block boundaries and
+   codes chosen as above; Z_RLE: matches at distance 1 only, parsed
+   optimally; Z_FIXED: fixed codes only (or stored blocks where smaller),
+   the parse priced with the fixed codes.
+
+     Threads: deflateSetThreads(strm, n) lets up to n segments be
+   compressed at once, when a deflate() call has more than one segment of
+   input to work on (its own and what earlier calls left); the bytes are the
+   same for every n.
+
+     Memory, all from zalloc: about 13 MiB per stream at every level 10-12
+   (match trees and match lists, parse arrays for one 256 KiB segment, and
+   the input and output buffers), allocated by deflateInit2() (or by
+   deflateParams() moving to these levels; Z_MEM_ERROR if it cannot be
+   had), plus about 13 MiB for each further thread, allocated by the first
+   deflate() call that can use it (without it, fewer threads and the same
+   bytes).  Levels 10-12 are not available in a library built with FASTEST
+   or without a 64-bit integer type; there they are refused.
 */
 
 #ifdef __cplusplus

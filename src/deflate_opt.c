@@ -1,0 +1,577 @@
+/* deflate_opt.c -- the stream side of levels 10 to 12
+ * Copyright (C) 2026 The zlib-turbo authors
+ * For conditions of distribution and use, see the copyright notice in zlib.h
+ *
+ * deflate() at levels 10-12 calls zo_deflate() in place of zlib's
+ * compression functions.  The input is copied into a buffer that keeps the
+ * window before it (2^windowBits bytes, or fewer after the start of the
+ * stream, a dictionary or a full flush) and cut into segments of ZO_SEG
+ * bytes: a segment is compressed once a byte after it has been read, or
+ * when a flush has taken all the input so far (then the last segment is
+ * shorter).  So where segments begin and end depends only on the input and
+ * the flush points, never on how deflate() was called.  Each segment is
+ * compressed alone (opt_parse.c), with its window as the only context, so
+ * that several can be compressed at once, one per thread, and the blocks
+ * are then written in order by the calling thread into an output buffer,
+ * continuing the stream's bit buffer, and copied out as space allows.
+ *
+ * Flushes keep zlib's meaning: after Z_SYNC_FLUSH and Z_FULL_FLUSH every
+ * byte read so far can be decompressed from the output (deflate() adds the
+ * empty stored block), Z_FULL_FLUSH also forgets the window, Z_FINISH ends
+ * with a last block, Z_BLOCK and Z_PARTIAL_FLUSH end the blocks.
+ *
+ * Memory, all from zalloc on the calling thread: at deflateInit2() the
+ * buffers for one segment; threads' buffers at the first deflate() call
+ * that has a second segment to give them (without them, one thread: the
+ * same bytes).
+ */
+
+#include "deflate_opt.h"
+#include "zturbo.h"
+
+#ifdef ZO_LEVELS
+
+#ifdef ZT_THREADS
+#  include "zthread.h"
+#endif
+
+struct zo_state_s {
+    /* input: in[0 .. have), new bytes from cur, the window from hstart */
+    Bytef *in;
+    ulg insize, have, cur, hstart;
+    /* output: out[outpos .. outlen) still to be copied out */
+    Bytef *out;
+    ulg outsize, outpos, outlen;
+    int final;                  /* the last block has been written */
+    int nctx;                   /* contexts allocated (threads usable) */
+    zo_ctx *ctx[ZLIB_TURBO_MAX_THREADS];
+#ifdef ZT_THREADS
+    int nthreads;               /* threads started */
+    zt_thread tids[ZLIB_TURBO_MAX_THREADS];
+    zt_thread_start starts[ZLIB_TURBO_MAX_THREADS];
+    zt_mutex lock;
+    zt_cond work, done;
+    int locks;                  /* lock, work and done are initialised */
+    int next, njobs, ndone, quit;
+#endif
+};
+
+/* ===========================================================================
+ * A context's blocks: allocated all, or none.
+ */
+local void ctx_free(z_streamp strm, zo_ctx *c) {
+    if (c == Z_NULL)
+        return;
+    TRY_FREE(strm, c->starts);
+    TRY_FREE(strm, c->prefix);
+    TRY_FREE(strm, c->costs);
+    TRY_FREE(strm, c->bblocks);
+    TRY_FREE(strm, c->blocks);
+    TRY_FREE(strm, c->best);
+    TRY_FREE(strm, c->items);
+    TRY_FREE(strm, c->from);
+    TRY_FREE(strm, c->cost);
+    TRY_FREE(strm, c->mcount);
+    TRY_FREE(strm, c->cache);
+    TRY_FREE(strm, c->child);
+    TRY_FREE(strm, c->head);
+    ZFREE(strm, c);
+}
+
+local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
+    zo_ctx *c = (zo_ctx *)ZALLOC(strm, 1, sizeof(zo_ctx));
+    unsigned i;
+    if (c == Z_NULL)
+        return Z_NULL;
+    zmemzero(c, sizeof(zo_ctx));
+    c->head = (zo_u32 *)ZALLOC(strm, ZO_HASH_SIZE, sizeof(zo_u32));
+    c->child = (zo_u32 *)ZALLOC(strm, 2 * (wsize + ZO_SEG), sizeof(zo_u32));
+    c->cache = (zo_match *)ZALLOC(strm, ZO_CACHE, sizeof(zo_match));
+    c->mcount = (ush *)ZALLOC(strm, ZO_SEG, sizeof(ush));
+    c->cost = (zo_u32 *)ZALLOC(strm, ZO_SEG + 1, sizeof(zo_u32));
+    c->from = (zo_u32 *)ZALLOC(strm, ZO_SEG + 1, sizeof(zo_u32));
+    c->items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
+    c->best = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
+    c->blocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_block));
+    c->bblocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_block));
+    c->costs = (zo_costs *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_costs));
+    c->prefix = (zo_u32 *)ZALLOC(strm, (ZO_MAX_CAND + 1) * ZO_HSYMS,
+                                 sizeof(zo_u32));
+    c->starts = (zo_u32 *)ZALLOC(strm, ZO_MAX_BLOCKS + 1, sizeof(zo_u32));
+    if (c->head == Z_NULL || c->child == Z_NULL || c->cache == Z_NULL ||
+        c->mcount == Z_NULL || c->cost == Z_NULL || c->from == Z_NULL ||
+        c->items == Z_NULL || c->best == Z_NULL || c->blocks == Z_NULL ||
+        c->bblocks == Z_NULL || c->costs == Z_NULL || c->prefix == Z_NULL ||
+        c->starts == Z_NULL) {
+        ctx_free(strm, c);
+        return Z_NULL;
+    }
+    /* log2(1 + i/256) * 65536 by repeated squaring: integers only */
+    for (i = 0; i < 256; i++) {
+        zt_u64 z = (zt_u64)(256 + i) << 23;     /* (1 + i/256) * 2^31 */
+        zo_u32 f = 0;
+        int k;
+        for (k = 0; k < 16; k++) {
+            z = (z * z) >> 31;
+            f <<= 1;
+            if (z >= ((zt_u64)1 << 32)) {
+                f |= 1;
+                z >>= 1;
+            }
+        }
+        c->lg[i] = f;
+    }
+    for (i = 0; i < 512; i++)
+        c->dcode[i] = (uch)zo_dist_code(i < 256 ? i + 1 : ((i - 256) << 7) + 1);
+    return c;
+}
+
+#define OUT_PER_SEG (ZO_SEG + 2048)
+
+/* ===========================================================================
+ * The state for one thread, at deflateInit2() or deflateParams().
+ */
+int ZLIB_INTERNAL zo_init(deflate_state *s) {
+    z_streamp strm = s->strm;
+    struct zo_state_s *z;
+
+    if (s->zo != Z_NULL)
+        return Z_OK;
+    z = (struct zo_state_s *)ZALLOC(strm, 1, sizeof(struct zo_state_s));
+    if (z == Z_NULL)
+        return Z_MEM_ERROR;
+    zmemzero(z, sizeof(struct zo_state_s));
+    z->insize = s->w_size + ZO_SEG + 1;
+    z->outsize = OUT_PER_SEG;
+    z->in = (Bytef *)ZALLOC(strm, z->insize, 1);
+    z->out = (Bytef *)ZALLOC(strm, z->outsize, 1);
+    z->ctx[0] = ctx_new(strm, s->w_size);
+    if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL) {
+        ctx_free(strm, z->ctx[0]);
+        TRY_FREE(strm, z->out);
+        TRY_FREE(strm, z->in);
+        ZFREE(strm, z);
+        return Z_MEM_ERROR;
+    }
+    z->nctx = 1;
+    s->zo = z;
+    return Z_OK;
+}
+
+/* ===========================================================================
+ * Threads: workers take segments from ctx[next], the calling thread too.
+ */
+#ifdef ZT_THREADS
+local void worker(void *arg) {
+    struct zo_state_s *z = (struct zo_state_s *)arg;
+    zt_lock(&z->lock);
+    for (;;) {
+        int j;
+        while (!z->quit && z->next >= z->njobs)
+            zt_wait(&z->work, &z->lock);
+        if (z->quit)
+            break;
+        j = z->next++;
+        zt_unlock(&z->lock);
+        zo_segment(z->ctx[j]);
+        zt_lock(&z->lock);
+        if (++z->ndone == z->njobs)
+            zt_signal(&z->done);
+    }
+    zt_unlock(&z->lock);
+}
+
+local void threads_stop(z_streamp strm, struct zo_state_s *z) {
+    int i;
+    (void)strm;
+    if (!z->locks)
+        return;
+    zt_lock(&z->lock);
+    z->quit = 1;
+    zt_broadcast(&z->work);
+    zt_unlock(&z->lock);
+    for (i = 0; i < z->nthreads; i++)
+        zt_thread_join(z->tids[i]);
+    z->nthreads = 0;
+    zt_cond_destroy(&z->done);
+    zt_cond_destroy(&z->work);
+    zt_mutex_destroy(&z->lock);
+    z->locks = 0;
+    z->quit = 0;
+}
+#endif
+
+/* Compress ctx[0 .. k-1], on threads where there are. */
+local void run_segments(struct zo_state_s *z, int k) {
+#ifdef ZT_THREADS
+    if (k > 1 && z->locks) {
+        zt_lock(&z->lock);
+        z->next = 1;
+        z->njobs = k;
+        z->ndone = 1;
+        zt_broadcast(&z->work);
+        zt_unlock(&z->lock);
+        zo_segment(z->ctx[0]);
+        zt_lock(&z->lock);
+        for (;;) {              /* take what no thread has taken */
+            int j;
+            if (z->next >= z->njobs)
+                break;
+            j = z->next++;
+            zt_unlock(&z->lock);
+            zo_segment(z->ctx[j]);
+            zt_lock(&z->lock);
+            z->ndone++;
+        }
+        while (z->ndone < z->njobs)
+            zt_wait(&z->done, &z->lock);
+        z->njobs = 0;
+        z->next = 0;
+        zt_unlock(&z->lock);
+        return;
+    }
+#endif
+    {
+        int j;
+        for (j = 0; j < k; j++)
+            zo_segment(z->ctx[j]);
+    }
+}
+
+/* ===========================================================================
+ * More contexts and bigger buffers for up to s->zo_threads segments at
+ * once; on any failure keep what there is (the output is the same).
+ */
+local void grow(deflate_state *s) {
+    z_streamp strm = s->strm;
+    struct zo_state_s *z = s->zo;
+    int want = s->zo_threads, n;
+    Bytef *in, *out;
+    ulg insize, outsize;
+
+    if (want > ZLIB_TURBO_MAX_THREADS)
+        want = ZLIB_TURBO_MAX_THREADS;
+    if (want <= z->nctx)
+        return;
+#ifndef ZT_THREADS
+    return;
+#else
+    n = z->nctx;
+    while (n < want) {
+        zo_ctx *c = ctx_new(strm, s->w_size);
+        if (c == Z_NULL)
+            break;
+        z->ctx[n++] = c;
+    }
+    insize = s->w_size + (ulg)n * ZO_SEG + 1;
+    outsize = (ulg)n * OUT_PER_SEG;
+    in = (Bytef *)ZALLOC(strm, (uInt)insize, 1);
+    out = (Bytef *)ZALLOC(strm, (uInt)outsize, 1);
+    if (in == Z_NULL || out == Z_NULL) {
+        TRY_FREE(strm, out);
+        TRY_FREE(strm, in);
+        while (n > z->nctx)
+            ctx_free(strm, z->ctx[--n]);
+        z->ctx[n] = Z_NULL;
+        return;
+    }
+    zmemcpy(in, z->in, z->have);
+    zmemcpy(out, z->out, z->outlen);
+    ZFREE(strm, z->in);
+    ZFREE(strm, z->out);
+    z->in = in;
+    z->out = out;
+    z->insize = insize;
+    z->outsize = outsize;
+    if (!z->locks) {
+        if (zt_mutex_init(&z->lock))
+            goto nothreads;
+        if (zt_cond_init(&z->work)) {
+            zt_mutex_destroy(&z->lock);
+            goto nothreads;
+        }
+        if (zt_cond_init(&z->done)) {
+            zt_cond_destroy(&z->work);
+            zt_mutex_destroy(&z->lock);
+            goto nothreads;
+        }
+        z->locks = 1;
+    }
+    z->nctx = n;
+    while (z->nthreads < n - 1) {
+        int i = z->nthreads;
+        z->starts[i].fn = worker;
+        z->starts[i].arg = z;
+        if (zt_thread_create(&z->tids[i], &z->starts[i]))
+            break;
+        z->nthreads++;
+    }
+    return;
+nothreads:
+    z->nctx = n;                /* buffers are fine: segments run in turn */
+#endif
+}
+
+/* ===========================================================================
+ * Stop the threads (deflateSetThreads(strm, 1), deflateEnd()).
+ */
+void ZLIB_INTERNAL zo_threads_stop(deflate_state *s) {
+    struct zo_state_s *z = s->zo;
+    if (z == Z_NULL)
+        return;
+#ifdef ZT_THREADS
+    threads_stop(s->strm, z);
+#endif
+    while (z->nctx > 1) {
+        z->nctx--;
+        ctx_free(s->strm, z->ctx[z->nctx]);
+        z->ctx[z->nctx] = Z_NULL;
+    }
+}
+
+void ZLIB_INTERNAL zo_free(z_streamp strm) {
+    deflate_state *s = (deflate_state *)strm->state;
+    struct zo_state_s *z = s->zo;
+    int i;
+    if (z == Z_NULL)
+        return;
+#ifdef ZT_THREADS
+    threads_stop(strm, z);
+#endif
+    for (i = z->nctx - 1; i >= 0; i--)
+        ctx_free(strm, z->ctx[i]);
+    TRY_FREE(strm, z->out);
+    TRY_FREE(strm, z->in);
+    ZFREE(strm, z);
+    s->zo = Z_NULL;
+}
+
+/* deflateCopy(): the copy gets one context and the same buffered data. */
+int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source) {
+    deflate_state *ds = (deflate_state *)dest->state;
+    struct zo_state_s *sz = ((deflate_state *)source->state)->zo, *z;
+
+    ds->zo = Z_NULL;
+    if (sz == Z_NULL)
+        return Z_OK;
+    z = (struct zo_state_s *)ZALLOC(dest, 1, sizeof(struct zo_state_s));
+    if (z == Z_NULL)
+        return Z_MEM_ERROR;
+    zmemzero(z, sizeof(struct zo_state_s));
+    z->insize = sz->have > ds->w_size + ZO_SEG + 1 ? sz->have :
+                ds->w_size + ZO_SEG + 1;
+    z->outsize = sz->outlen > OUT_PER_SEG ? sz->outlen : OUT_PER_SEG;
+    z->in = (Bytef *)ZALLOC(dest, (uInt)z->insize, 1);
+    z->out = (Bytef *)ZALLOC(dest, (uInt)z->outsize, 1);
+    z->ctx[0] = ctx_new(dest, ds->w_size);
+    if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL) {
+        ctx_free(dest, z->ctx[0]);
+        TRY_FREE(dest, z->out);
+        TRY_FREE(dest, z->in);
+        ZFREE(dest, z);
+        return Z_MEM_ERROR;
+    }
+    z->nctx = 1;
+    zmemcpy(z->in, sz->in, sz->have);
+    zmemcpy(z->out, sz->out, sz->outlen);
+    z->have = sz->have;
+    z->cur = sz->cur;
+    z->hstart = sz->hstart;
+    z->outpos = sz->outpos;
+    z->outlen = sz->outlen;
+    z->final = sz->final;
+    ds->zo = z;
+    return Z_OK;
+}
+
+void ZLIB_INTERNAL zo_reset(deflate_state *s) {
+    struct zo_state_s *z = s->zo;
+    if (z == Z_NULL)
+        return;
+    z->have = z->cur = z->hstart = 0;
+    z->outpos = z->outlen = 0;
+    z->final = 0;
+}
+
+/* Bytes written but not yet copied out. */
+ulg ZLIB_INTERNAL zo_pending(deflate_state *s) {
+    return s->zo == Z_NULL ? 0 : s->zo->outlen - s->zo->outpos;
+}
+
+/* Bytes read but not yet compressed. */
+ulg ZLIB_INTERNAL zo_buffered(deflate_state *s) {
+    return s->zo == Z_NULL ? 0 : s->zo->have - s->zo->cur;
+}
+
+/* ===========================================================================
+ * Take a dictionary that deflateSetDictionary() or deflateUseDictionary()
+ * left in zlib's window (window[0 .. strstart)) into the window here.
+ */
+local void take_dictionary(deflate_state *s) {
+    struct zo_state_s *z = s->zo;
+    ulg n = s->strstart, keep;
+    if (n == 0)
+        return;
+    if (n > s->w_size)
+        n = s->w_size;
+    /* the new bytes go after what is here, the window stays w_size */
+    keep = z->have - z->hstart;
+    if (keep + n > s->w_size)
+        keep = s->w_size - n;
+    zo_move(z->in, z->in + z->have - keep, keep);
+    zmemcpy(z->in + keep, s->window + s->strstart - n, n);
+    z->have = z->cur = keep + n;
+    z->hstart = 0;
+    s->strstart = 0;
+    s->block_start = 0;
+    s->insert = 0;
+}
+
+/* Copy out what the output buffer holds, as space allows. */
+local void copy_out(z_streamp strm, struct zo_state_s *z) {
+    ulg n = z->outlen - z->outpos;
+    if (n > strm->avail_out)
+        n = strm->avail_out;
+    if (n == 0)
+        return;
+    zmemcpy(strm->next_out, z->out + z->outpos, (unsigned)n);
+    strm->next_out += n;
+    strm->avail_out -= (uInt)n;
+    strm->total_out += n;
+    z->outpos += n;
+    if (z->outpos == z->outlen)
+        z->outpos = z->outlen = 0;
+}
+
+/* ===========================================================================
+ * Compress k segments from z->cur, write their blocks; the last of them
+ * ends the stream if last.
+ */
+local void segments(deflate_state *s, int k, ulg nbytes, int last) {
+    struct zo_state_s *z = s->zo;
+    zo_bits w;
+    ulg pos = z->cur;
+    int j, b;
+
+    for (j = 0; j < k; j++) {
+        zo_ctx *c = z->ctx[j];
+        ulg n = nbytes - (ulg)j * ZO_SEG, h = pos - z->hstart;
+        if (n > ZO_SEG)
+            n = ZO_SEG;
+        if (h > s->w_size)
+            h = s->w_size;
+        c->base = z->in + pos - h;
+        c->hist = (zo_u32)h;
+        c->n = (zo_u32)n;
+        c->wsize = s->w_size;
+        c->level = s->level;
+        c->strategy = s->strategy;
+        c->last = last && j == k - 1;
+        pos += n;
+    }
+    run_segments(z, k);
+
+    /* write, after the bits the stream holds */
+    w.out = z->out + z->outlen;
+    w.pos = 0;
+    w.buf = s->bi_buf;
+    w.nbits = s->bi_valid;
+    w.used = -1;
+    for (j = 0; j < k; j++) {
+        zo_ctx *c = z->ctx[j];
+        for (b = 0; b < c->nblocks; b++)
+            zo_write_block(&w, &c->blocks[b], c->items,
+                           c->base + c->hist + c->blocks[b].start,
+                           c->last && b == c->nblocks - 1);
+    }
+    if (last) {
+        while (w.nbits > 0) {           /* the end: byte aligned */
+            w.used = ((w.nbits - 1) & 7) + 1;
+            w.out[w.pos++] = (Bytef)w.buf;
+            w.buf >>= 8;
+            w.nbits = w.nbits > 8 ? w.nbits - 8 : 0;
+        }
+        w.buf = 0;
+        z->final = 1;
+    }
+    while (w.nbits >= 8) {
+        w.out[w.pos++] = (Bytef)w.buf;
+        w.buf >>= 8;
+        w.nbits -= 8;
+    }
+    s->bi_buf = (bi_buf_t)w.buf;
+    s->bi_valid = w.nbits;
+    if (w.used >= 0)
+        s->bi_used = w.used;
+    z->outlen += w.pos;
+    z->cur = pos;
+
+    /* keep the window before the new bytes, move the rest down */
+    {
+        ulg keep = z->cur - z->hstart, drop;
+        if (keep > s->w_size)
+            keep = s->w_size;
+        drop = z->cur - keep;
+        if (drop) {
+            zo_move(z->in, z->in + drop, z->have - drop);
+            z->have -= drop;
+            z->cur -= drop;
+            z->hstart = z->hstart > drop ? z->hstart - drop : 0;
+        }
+    }
+}
+
+/* ===========================================================================
+ * deflate() at levels 10-12: read, compress whole segments, copy out.
+ * Returns as zlib's compression functions do.
+ */
+int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush) {
+    z_streamp strm = s->strm;
+    struct zo_state_s *z = s->zo;
+
+    if (s->strstart != 0)
+        take_dictionary(s);
+    for (;;) {
+        ulg nw, k;
+        int ending;
+
+        copy_out(strm, z);
+        if (z->outlen != 0)
+            return ZO_NEED_MORE;
+        if (strm->avail_in != 0 && z->have < z->insize) {
+            if (s->zo_threads > z->nctx &&
+                z->have - z->cur + strm->avail_in > ZO_SEG)
+                grow(s);
+            z->have += zo_read_buf(strm, z->in + z->have,
+                                   (unsigned)(z->insize - z->have));
+        }
+        nw = z->have - z->cur;
+        ending = flush != Z_NO_FLUSH && strm->avail_in == 0;
+        k = ending ? (nw + ZO_SEG - 1) / ZO_SEG :
+            nw ? (nw - 1) / ZO_SEG : 0;
+        if (k == 0) {
+            if (!ending)
+                return ZO_NEED_MORE;
+            if (flush == Z_FINISH) {
+                if (!z->final) {
+                    segments(s, 1, 0, 1);       /* an empty last block */
+                    continue;
+                }
+                return ZO_FINISH_DONE;
+            }
+            if (flush == Z_FULL_FLUSH)
+                z->hstart = z->cur;
+            return ZO_BLOCK_DONE;
+        }
+        if (k > (ulg)z->nctx)
+            k = (ulg)z->nctx;
+        if (k * ZO_SEG < nw)
+            nw = k * ZO_SEG;
+        segments(s, (int)k, nw, ending && flush == Z_FINISH &&
+                 z->cur + nw == z->have);
+    }
+}
+
+#else /* !ZO_LEVELS */
+int ZLIB_INTERNAL zo_levels_unused = 0;
+#endif

@@ -1,0 +1,193 @@
+/* deflate_opt.h -- internal interface of zlib-turbo's levels 10 to 12
+ * Copyright (C) 2026 The zlib-turbo authors
+ * For conditions of distribution and use, see the copyright notice in zlib.h
+ *
+ * Levels 10-12 are a second compressor behind zlib's interface: valid
+ * deflate, smaller than zlib's level 9, not zlib's bytes.  The input is cut
+ * into segments of ZO_SEG bytes, counted from the start of the stream or the
+ * last flush; each segment is compressed on its own, seeing only its bytes
+ * and the window before it, so segments can be parsed on several threads
+ * and the output never depends on how the input was sliced, on the output
+ * space or on the thread count:
+ *
+ *   opt_match.c   every useful match at each position (binary trees)
+ *   opt_parse.c   iterated minimum-cost parse, block boundaries by dynamic
+ *                 programming, the plan of a segment's blocks
+ *   opt_huff.c    length-limited Huffman codes, the smallest code-length
+ *                 header, block sizes, the bit writer
+ *   deflate_opt.c the stream: buffering, flushes, threads, output
+ *
+ * Every cost is an integer (1/16 bit), so the choices are the same on every
+ * machine and compiler.
+ */
+
+#ifndef DEFLATE_OPT_H
+#define DEFLATE_OPT_H
+
+#include "deflate.h"
+#include <string.h>
+#define zo_move(d, s, n) memmove(d, s, n)   /* overlapping copies */
+
+/* Levels 10-12 need a 64-bit integer type; FASTEST builds have only level 1. */
+#if defined(Z_U8) && !defined(FASTEST)
+#  define ZO_LEVELS
+#endif
+
+#ifndef ZO_SEG_BITS
+#  define ZO_SEG_BITS 18        /* 256 KiB segments; tests build smaller */
+#endif
+#if ZO_SEG_BITS < 8 || ZO_SEG_BITS > 20
+#  error "ZO_SEG_BITS must be 8..20"
+#endif
+#define ZO_SEG (1UL << ZO_SEG_BITS)
+
+#define ZO_MAX_LEVEL 12
+#define ZO_MIN_LEVEL 10
+
+#define ZO_NLL 288              /* literal/length symbols (286 used) */
+#define ZO_NDIST 32             /* distance symbols (30 used) */
+#define ZO_NCL 19               /* code length symbols */
+#define ZO_EOB 256
+
+typedef zt_u32 zo_u32;
+
+/* An item of a parse: a literal (dist == 0, len is the byte) or a match of
+   len 3..258 bytes at distance dist 1..32768 (stored as dist - 1 + 1, i.e.
+   dist itself, which fits 16 bits only up to 32768: kept as 32 bits). */
+typedef struct {
+    zo_u32 v;                   /* len | dist << 9 */
+} zo_item;
+#define ZO_ITEM(len, dist) ((zo_u32)(len) | (zo_u32)(dist) << 9)
+#define ZO_LEN(it) ((it).v & 0x1ff)
+#define ZO_DIST(it) ((it).v >> 9)
+
+/* A match found at a position: the shortest distance seen for lengths up to
+   len (matches at one position are stored by increasing len). */
+typedef struct {
+    ush len;
+    ush dist1;                  /* distance - 1 */
+} zo_match;
+
+/* A block's codes and how it is written. */
+#define ZO_STORED 0
+#define ZO_FIXED 1
+#define ZO_DYNAMIC 2
+typedef struct {
+    zo_u32 first, n;            /* items [first, first + n) of the segment */
+    zo_u32 start, len;          /* input bytes [start, start + len) */
+    int type;
+    uch ll_len[ZO_NLL], d_len[ZO_NDIST];
+    int nll, nd;                /* HLIT + 257, HDIST + 1 */
+    uch cl_len[ZO_NCL];
+    int ncl;                    /* HCLEN + 4 */
+    ush rle[ZO_NLL + ZO_NDIST]; /* code length symbols: sym | extra << 5 */
+    int nrle;
+    zo_u32 bits;                /* size of the chosen form, pad counted 7 */
+} zo_block;
+
+/* Per-level settings (opt_parse.c) */
+typedef struct {
+    int depth;                  /* binary tree nodes visited per position */
+    int nice;                   /* a match this long ends the search */
+    int passes;                 /* parse passes over the whole segment */
+    int block_passes;           /* further passes with each block's codes */
+    int cand;                   /* candidate block boundaries, at most */
+} zo_config;
+
+/* Bit costs of a parse (1/16 bit): literal bytes, match lengths 3..258
+   (code and extra bits), distance codes (code and extra bits). */
+typedef struct {
+    zo_u32 lit[256];
+    zo_u32 len[259];
+    zo_u32 dist[30];
+} zo_costs;
+
+/* One segment's working memory: what a thread needs to compress it. */
+typedef struct zo_ctx_s {
+    /* input: base[0 .. hist + n), the segment is base[hist ..] */
+    const Bytef *base;
+    zo_u32 hist, n;
+    zo_u32 wsize;
+    int level, strategy;
+    /* match finder */
+    zo_u32 *head;               /* ZO_HASH_SIZE */
+    zo_u32 *child;              /* 2 * (wsize + ZO_SEG) */
+    zo_match *cache;            /* ZO_CACHE entries */
+    ush *mcount;                /* matches at each segment position */
+    /* parse */
+    zo_u32 *cost;               /* ZO_SEG + 1 */
+    zo_u32 *from;               /* ZO_SEG + 1: len | dist << 9 */
+    zo_item *items, *best;      /* ZO_SEG each */
+    zo_u32 nitems, nbest;
+    /* blocks */
+    zo_block *blocks, *bblocks; /* ZO_MAX_BLOCKS each: now, best */
+    int nblocks;
+    zo_costs *costs;            /* ZO_MAX_BLOCKS */
+    zo_u32 *prefix;             /* (ZO_MAX_CAND + 1) * ZO_HSYMS histograms */
+    zo_u32 *starts;             /* ZO_MAX_BLOCKS + 1 block starts */
+    zo_u32 lg[256];             /* log2(1 + i/256) * 65536 */
+    uch dcode[512];             /* distance code of distance - 1 */
+    int last;                   /* the segment ends the stream */
+} zo_ctx;
+
+#define ZO_HASH_BITS 16
+#define ZO_HASH_SIZE (1UL << ZO_HASH_BITS)
+#define ZO_CACHE (4 * ZO_SEG + 1024)
+#define ZO_SPLIT_STEP_MIN 64    /* items between candidate boundaries */
+#define ZO_MAX_CAND 256         /* candidate boundaries per segment */
+#define ZO_MAX_BLOCKS (ZO_MAX_CAND + 1)
+#define ZO_HSYMS (ZO_NLL + ZO_NDIST)  /* symbols of a prefix histogram */
+
+/* A bit writer into a byte buffer large enough for what is written. */
+typedef struct {
+    Bytef *out;
+    ulg pos;                    /* bytes written */
+    zt_u64 buf;                 /* bits not yet written, low first */
+    int nbits;
+    int used;                   /* bits of the last byte before a stored
+                                   block's padding (deflateUsed()), or -1 */
+} zo_bits;
+
+/* opt_huff.c */
+void ZLIB_INTERNAL zo_huff_lengths(const zo_u32 *freq, int n, int maxbits,
+                                   uch *len);
+void ZLIB_INTERNAL zo_block_finish(zo_block *b, const zo_u32 *llf,
+                                   const zo_u32 *df, int strategy);
+void ZLIB_INTERNAL zo_block_freqs(const zo_item *it, zo_u32 n, zo_u32 *llf,
+                                  zo_u32 *df);
+void ZLIB_INTERNAL zo_write_block(zo_bits *w, const zo_block *b,
+                                  const zo_item *items, const Bytef *in,
+                                  int last);
+int ZLIB_INTERNAL zo_len_code(unsigned len);
+int ZLIB_INTERNAL zo_dist_code(unsigned dist);
+extern const uch ZLIB_INTERNAL zo_len_extra[29];
+extern const uch ZLIB_INTERNAL zo_dist_extra[30];
+extern const ush ZLIB_INTERNAL zo_len_base[29];
+extern const ush ZLIB_INTERNAL zo_dist_base[30];
+
+/* opt_match.c */
+void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf);
+
+/* opt_parse.c */
+ZLIB_INTERNAL const zo_config *zo_config_of(int level);
+void ZLIB_INTERNAL zo_segment(zo_ctx *c);
+
+/* deflate_opt.c, called by deflate.c */
+int ZLIB_INTERNAL zo_init(deflate_state *s);
+void ZLIB_INTERNAL zo_free(z_streamp strm);
+int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source);
+void ZLIB_INTERNAL zo_reset(deflate_state *s);
+ulg ZLIB_INTERNAL zo_pending(deflate_state *s);
+ulg ZLIB_INTERNAL zo_buffered(deflate_state *s);
+void ZLIB_INTERNAL zo_threads_stop(deflate_state *s);
+int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush);
+/* zo_deflate() returns deflate.c's block_state values: */
+#define ZO_NEED_MORE 0
+#define ZO_BLOCK_DONE 1
+#define ZO_FINISH_DONE 3
+
+/* deflate.c: zlib's read_buf() (checksum, counters) for zo_deflate() */
+unsigned ZLIB_INTERNAL zo_read_buf(z_streamp strm, Bytef *buf,
+                                   unsigned size);
+
+#endif /* DEFLATE_OPT_H */

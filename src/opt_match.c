@@ -1,0 +1,192 @@
+/* opt_match.c -- every useful match at each position, for levels 10 to 12
+ * Copyright (C) 2026 The zlib-turbo authors
+ * For conditions of distribution and use, see the copyright notice in zlib.h
+ *
+ * A minimum-cost parse needs, at each position, the shortest distance for
+ * every match length, not only the longest match.  The strings starting at
+ * the positions of the window are kept in binary search trees, one tree per
+ * hash of their first three bytes, ordered by their bytes (and, along any
+ * path from the root, by position: a new position becomes the root).
+ * Inserting a position walks down from the root, splitting the tree into
+ * the strings below and above it; the strings met on the way are the ones
+ * that share the longest prefixes with it, so each time the common prefix
+ * grows, that length and distance are recorded.  Lengths are recorded
+ * increasing, each with the nearest distance met for it; the parse reads a
+ * length l's distance as that of the first recorded match of length >= l.
+ *
+ * The walk stops after a number of nodes (the level's depth), or when a
+ * match reaches the level's "nice" length; then the node is replaced by
+ * the new position, which takes its two subtrees (the strings are equal
+ * that far).  After a nice match the positions it covers are inserted with
+ * a short walk and get no matches of their own: the parse takes the long
+ * match or a prefix of it there, which loses nearly nothing and keeps long
+ * runs linear.
+ *
+ * Z_RLE records only distance 1 (the run of the previous byte), and
+ * Z_HUFFMAN_ONLY no match at all.
+ */
+
+#include "deflate_opt.h"
+
+#define NIL 0xffffffffUL
+
+local ZT_INLINE zo_u32 hash3(const Bytef *p) {
+    zo_u32 v = (zo_u32)p[0] << 16 | (zo_u32)p[1] << 8 | p[2];
+    return (zo_u32)((v * 0x9E3779B1UL) & 0xffffffffUL) >> (32 - ZO_HASH_BITS);
+}
+
+/* Bytes equal at a[k..], b[k..] from k, up to max. */
+local ZT_INLINE unsigned extend(const Bytef *a, const Bytef *b, unsigned k,
+                                unsigned max) {
+#if defined(ZT_WORD_BYTES) && defined(ZT_LITTLE_ENDIAN) && \
+    defined(ZT_HAVE_BITSCAN)
+    while (k + ZT_WORD_BYTES <= max) {
+        zt_word x = zt_load_word(a + k) ^ zt_load_word(b + k);
+        if (x)
+            return k + (unsigned)(ZT_CTZ_WORD(x) >> 3);
+        k += ZT_WORD_BYTES;
+    }
+#endif
+    while (k < max && a[k] == b[k])
+        k++;
+    return k;
+}
+
+/* Insert position p into its tree; with out, record the matches found
+   (increasing lengths) and return how many.  maxlen: bytes left from p
+   (at most 258, at least 3). */
+local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
+                         int depth, zo_match *out, unsigned *longest) {
+    const Bytef *base = c->base, *in = base + p;
+    zo_u32 *child = c->child;
+    zo_u32 *hp = &c->head[hash3(in)];
+    zo_u32 q = *hp;
+    zo_u32 *lt = &child[2 * p], *gt = &child[2 * p + 1];
+    zo_u32 cutoff = p > c->wsize ? p - c->wsize : 0;
+    unsigned lt_len = 0, gt_len = 0, best = 2, cnt = 0;
+
+    *hp = p;
+    if (nice > maxlen)
+        nice = maxlen;
+    for (;;) {
+        const Bytef *m;
+        unsigned len;
+        if (q - cutoff >= p - cutoff || depth-- <= 0) {
+            *lt = *gt = NIL;
+            break;
+        }
+        m = base + q;
+        len = lt_len < gt_len ? lt_len : gt_len;
+        if (m[len] == in[len]) {
+            len = extend(m, in, len + 1, maxlen);
+            if (len > best) {
+                best = len;
+                if (out != Z_NULL) {
+                    out[cnt].len = (ush)len;
+                    out[cnt].dist1 = (ush)(p - q - 1);
+                    cnt++;
+                }
+            }
+            if (len >= nice) {
+                *lt = child[2 * q];
+                *gt = child[2 * q + 1];
+                break;
+            }
+        }
+        if (m[len] < in[len]) {
+            *lt = q;
+            lt = &child[2 * q + 1];
+            q = *lt;
+            lt_len = len;
+        } else {
+            *gt = q;
+            gt = &child[2 * q];
+            q = *gt;
+            gt_len = len;
+        }
+    }
+    *longest = best;
+    return cnt;
+}
+
+/* Runs of the previous byte (Z_RLE): the run at i + 1 is the run at i less
+   one byte, unless it was cut at 258 or ended (then it is counted again). */
+local void rle_matches(zo_ctx *c) {
+    const Bytef *in = c->base + c->hist;
+    zo_u32 i, n = c->n, used = 0;
+    unsigned run = 0, cut = 1;
+    for (i = 0; i < n; i++) {
+        unsigned max = n - i > 258 ? 258 : n - i;
+        c->mcount[i] = 0;
+        if (c->hist + i == 0)
+            continue;
+        if (run > 1 && !cut)
+            run--;
+        else {
+            run = 0;
+            while (run < max && in[i + run] == in[(long)i - 1])
+                run++;
+        }
+        if (run > max)
+            run = max;
+        cut = run == max;
+        if (run >= 3) {
+            c->cache[used].len = (ush)run;
+            c->cache[used].dist1 = 0;
+            used++;
+            c->mcount[i] = 1;
+        }
+    }
+}
+
+/* ===========================================================================
+ * Fill c->cache and c->mcount with the matches of every segment position.
+ */
+void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf) {
+    zo_u32 total = c->hist + c->n, p, used = 0;
+    unsigned long i;
+
+    if (c->strategy == Z_HUFFMAN_ONLY) {
+        zmemzero(c->mcount, c->n * sizeof(ush));
+        return;
+    }
+    if (c->strategy == Z_RLE) {
+        rle_matches(c);
+        return;
+    }
+    for (i = 0; i < ZO_HASH_SIZE; i++)
+        c->head[i] = NIL;
+    /* the window before the segment: inserted, no matches kept */
+    for (p = 0; p + 3 <= c->hist; p++) {
+        unsigned longest, max = total - p > 258 ? 258 : total - p;
+        bt_insert(c, p, max, cf->nice, cf->depth, Z_NULL, &longest);
+    }
+    for (p = c->hist; p < total; p++) {
+        unsigned longest, max = total - p > 258 ? 258 : total - p, k;
+        zo_u32 i0 = p - c->hist;
+        if (max < 3) {
+            c->mcount[i0] = 0;
+            continue;
+        }
+        if (used + 260 > ZO_CACHE) {    /* cache full: no more matches */
+            bt_insert(c, p, max, cf->nice, cf->depth, Z_NULL, &longest);
+            c->mcount[i0] = 0;
+            continue;
+        }
+        k = bt_insert(c, p, max, cf->nice, cf->depth, c->cache + used,
+                      &longest);
+        c->mcount[i0] = (ush)k;
+        used += k;
+        if (longest >= (unsigned)cf->nice && longest >= 3) {
+            /* inside a nice match: insert only */
+            zo_u32 end = p + longest;
+            for (p++; p < end; p++) {
+                unsigned lg, mx = total - p > 258 ? 258 : total - p;
+                c->mcount[p - c->hist] = 0;
+                if (mx >= 3)
+                    bt_insert(c, p, mx, cf->nice, 4, Z_NULL, &lg);
+            }
+            p--;
+        }
+    }
+}
