@@ -53,9 +53,11 @@
 # [../shared/corpus]; LIBDEFLATE, ZOPFLI (as the options).  Exit status: the
 # driver's (2 if any run failed or did not decompress to its input).
 #
-# Time (2-core AMD dev VM): zopfli runs at about 0.2 MB/s, so canterbury +
-# calgary (5.5 MB) take it about half a minute and mixed (107 MB) about
-# ten minutes; zlib-9 and libdeflate-12 take seconds per set.
+# Time (2-core AMD dev VM, measured): zopfli takes 26 s for canterbury +
+# calgary (6.1 MB, 0.2-0.25 MB/s), 14 s for large and 304 s for mixed
+# (107 MB, 0.35 MB/s); zlib-9 and libdeflate-12 about 1 minute for all four
+# sets together (5 runs per file, fewer on big files); zlib-turbo's levels
+# 10-12 about 25 s for canterbury + calgary with --reps=1.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
