@@ -463,6 +463,11 @@ local void copy_out(z_streamp strm, struct zo_state_s *z) {
         z->outpos = z->outlen = 0;
 }
 
+/* deflate(): the output of earlier calls first, as zlib's pending bytes. */
+void ZLIB_INTERNAL zo_copy_out(deflate_state *s) {
+    copy_out(s->strm, s->zo);
+}
+
 /* ===========================================================================
  * Compress k segments from z->cur, write their blocks; the last of them
  * ends the stream if last.

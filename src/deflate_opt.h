@@ -185,6 +185,7 @@ void ZLIB_INTERNAL zo_free(z_streamp strm);
 int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source);
 void ZLIB_INTERNAL zo_reset(deflate_state *s);
 ulg ZLIB_INTERNAL zo_pending(deflate_state *s);
+void ZLIB_INTERNAL zo_copy_out(deflate_state *s);
 ulg ZLIB_INTERNAL zo_buffered(deflate_state *s);
 uInt ZLIB_INTERNAL zo_dictionary(deflate_state *s, Bytef *dictionary);
 void ZLIB_INTERNAL zo_threads_stop(deflate_state *s);
