@@ -43,7 +43,7 @@
 local const zo_config configs[3] = {
     {24, 258, 1, 3, 1, 64},
     {64, 258, 1, 3, 2, 128},
-    {160, 258, 0, 4, 4, 256}
+    {160, 258, 0, 4, 3, 128}
 };
 
 #ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
