@@ -29,6 +29,14 @@
 #                     on 2 quiet cores; BENCH_ARGS="--quick" for a smoke test,
 #                     options in turbo/bench/threads_bench.sh); the table and
 #                     build/threads.txt, build/threads.tsv
+#   make bench-optimal  levels 10-12 against pristine zlib 9, libdeflate 12
+#                     and zopfli: bytes and MB/s per corpus set (canterbury,
+#                     calgary, large, mixed); LIBDEFLATE=DIR (made by
+#                     turbo/bench/build_libdeflate.sh, outside the repository;
+#                     skipped without it), ZOPFLI=PATH (default: zopfli on
+#                     PATH), BENCH_ARGS (e.g. "--quick" or "--sets=canterbury
+#                     --compressors=zlib,turbo"; options in
+#                     turbo/bench/optimal_bench.sh); build/optimal.txt, .tsv
 #   make version      print zlib-turbo's version (src/zturbo.h's
 #                     ZLIB_TURBO_VERSION, the only place it is written)
 #
@@ -51,7 +59,7 @@ export ZLIB_TARBALL ZLIB_SRC
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
 .PHONY: all build demo check check-cross check-windows fuzz refresh reset-tree install dist \
-        bench bench-threads version clean distclean FORCE
+        bench bench-threads bench-optimal version clean distclean FORCE
 
 all: build demo
 
@@ -145,6 +153,13 @@ bench: build
 BENCH_ARGS ?=
 bench-threads: build
 	bash turbo/bench/threads_bench.sh --out=$(B)/threads $(BENCH_ARGS)
+
+LIBDEFLATE ?=
+ZOPFLI ?=
+bench-optimal: build
+	bash turbo/bench/optimal_bench.sh --out=$(B)/optimal \
+	    $(if $(LIBDEFLATE),--libdeflate=$(LIBDEFLATE)) \
+	    $(if $(ZOPFLI),--zopfli=$(ZOPFLI)) $(BENCH_ARGS)
 
 version:
 	@echo $(VERSION)

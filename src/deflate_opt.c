@@ -27,6 +27,7 @@
  */
 
 #include "deflate_opt.h"
+#include "deflate_mt.h"             /* ZT_THREADS */
 #include "zturbo.h"
 
 #ifdef ZO_LEVELS
@@ -120,6 +121,14 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
             }
         }
         c->lg[i] = f;
+    }
+    for (i = 0; i < 259; i++)
+        c->lcode[i] = (uch)(i < 3 ? 0 : zo_len_code(i));
+    for (i = 0; i < 259; i++) {
+        unsigned j = i + 1;
+        while (j < 259 && c->lcode[j] == c->lcode[i])
+            j++;
+        c->lnext[i] = (ush)j;
     }
     for (i = 0; i < 512; i++)
         c->dcode[i] = (uch)zo_dist_code(i < 256 ? i + 1 : ((i - 256) << 7) + 1);
@@ -403,6 +412,17 @@ ulg ZLIB_INTERNAL zo_buffered(deflate_state *s) {
     return s->zo == Z_NULL ? 0 : s->zo->have - s->zo->cur;
 }
 
+/* deflateGetDictionary(): the last bytes read, up to the window size. */
+uInt ZLIB_INTERNAL zo_dictionary(deflate_state *s, Bytef *dictionary) {
+    struct zo_state_s *z = s->zo;
+    ulg len = z->have - z->hstart;
+    if (len > s->w_size)
+        len = s->w_size;
+    if (dictionary != Z_NULL && len)
+        zmemcpy(dictionary, z->in + z->have - len, (unsigned)len);
+    return (uInt)len;
+}
+
 /* ===========================================================================
  * Take a dictionary that deflateSetDictionary() or deflateUseDictionary()
  * left in zlib's window (window[0 .. strstart)) into the window here.
@@ -441,6 +461,11 @@ local void copy_out(z_streamp strm, struct zo_state_s *z) {
     z->outpos += n;
     if (z->outpos == z->outlen)
         z->outpos = z->outlen = 0;
+}
+
+/* deflate(): the output of earlier calls first, as zlib's pending bytes. */
+void ZLIB_INTERNAL zo_copy_out(deflate_state *s) {
+    copy_out(s->strm, s->zo);
 }
 
 /* ===========================================================================

@@ -89,6 +89,7 @@ typedef struct {
 typedef struct {
     int depth;                  /* binary tree nodes visited per position */
     int nice;                   /* a match this long ends the search */
+    int skip;                   /* no search inside a nice match */
     int passes;                 /* parse passes over the whole segment */
     int block_passes;           /* further passes with each block's codes */
     int cand;                   /* candidate block boundaries, at most */
@@ -110,10 +111,11 @@ typedef struct zo_ctx_s {
     zo_u32 wsize;
     int level, strategy;
     /* match finder */
-    zo_u32 *head;               /* ZO_HASH_SIZE */
+    zo_u32 *head;               /* ZO_HASH_SIZE tree roots */
     zo_u32 *child;              /* 2 * (wsize + ZO_SEG) */
     zo_match *cache;            /* ZO_CACHE entries */
     ush *mcount;                /* matches at each segment position */
+    zo_u32 nmatch;              /* in the cache, all positions */
     /* parse */
     zo_u32 *cost;               /* ZO_SEG + 1 */
     zo_u32 *from;               /* ZO_SEG + 1: len | dist << 9 */
@@ -127,16 +129,21 @@ typedef struct zo_ctx_s {
     zo_u32 *starts;             /* ZO_MAX_BLOCKS + 1 block starts */
     zo_u32 lg[256];             /* log2(1 + i/256) * 65536 */
     uch dcode[512];             /* distance code of distance - 1 */
+    uch lcode[259];             /* length code of a length */
+    ush lnext[259];             /* first length of the next length code */
     int last;                   /* the segment ends the stream */
 } zo_ctx;
 
 #define ZO_HASH_BITS 16
 #define ZO_HASH_SIZE (1UL << ZO_HASH_BITS)
 #define ZO_CACHE (4 * ZO_SEG + 1024)
-#define ZO_SPLIT_STEP_MIN 64    /* items between candidate boundaries */
+#define ZO_SPLIT_STEP_MIN 64   /* items between candidate boundaries */
 #define ZO_MAX_CAND 256         /* candidate boundaries per segment */
 #define ZO_MAX_BLOCKS (ZO_MAX_CAND + 1)
 #define ZO_HSYMS (ZO_NLL + ZO_NDIST)  /* symbols of a prefix histogram */
+
+/* the distance code of distance d1 + 1 */
+#define ZO_DCODE(c, d1) ((c)->dcode[(d1) < 256 ? (d1) : 256 + ((d1) >> 7)])
 
 /* A bit writer into a byte buffer large enough for what is written. */
 typedef struct {
@@ -153,8 +160,8 @@ void ZLIB_INTERNAL zo_huff_lengths(const zo_u32 *freq, int n, int maxbits,
                                    uch *len);
 void ZLIB_INTERNAL zo_block_finish(zo_block *b, const zo_u32 *llf,
                                    const zo_u32 *df, int strategy);
-void ZLIB_INTERNAL zo_block_freqs(const zo_item *it, zo_u32 n, zo_u32 *llf,
-                                  zo_u32 *df);
+void ZLIB_INTERNAL zo_block_freqs(const zo_ctx *c, const zo_item *it,
+                                  zo_u32 n, zo_u32 *llf, zo_u32 *df);
 void ZLIB_INTERNAL zo_write_block(zo_bits *w, const zo_block *b,
                                   const zo_item *items, const Bytef *in,
                                   int last);
@@ -178,7 +185,9 @@ void ZLIB_INTERNAL zo_free(z_streamp strm);
 int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source);
 void ZLIB_INTERNAL zo_reset(deflate_state *s);
 ulg ZLIB_INTERNAL zo_pending(deflate_state *s);
+void ZLIB_INTERNAL zo_copy_out(deflate_state *s);
 ulg ZLIB_INTERNAL zo_buffered(deflate_state *s);
+uInt ZLIB_INTERNAL zo_dictionary(deflate_state *s, Bytef *dictionary);
 void ZLIB_INTERNAL zo_threads_stop(deflate_state *s);
 int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush);
 /* zo_deflate() returns deflate.c's block_state values: */

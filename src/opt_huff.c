@@ -195,8 +195,8 @@ local void gen_codes_rev(const uch *len, int n, ush *code) {
 /* ===========================================================================
  * The item frequencies of items[0..n-1] plus one end-of-block.
  */
-void ZLIB_INTERNAL zo_block_freqs(const zo_item *it, zo_u32 n, zo_u32 *llf,
-                                  zo_u32 *df) {
+void ZLIB_INTERNAL zo_block_freqs(const zo_ctx *c, const zo_item *it,
+                                  zo_u32 n, zo_u32 *llf, zo_u32 *df) {
     zo_u32 i;
     zmemzero(llf, ZO_NLL * sizeof(zo_u32));
     zmemzero(df, ZO_NDIST * sizeof(zo_u32));
@@ -205,8 +205,8 @@ void ZLIB_INTERNAL zo_block_freqs(const zo_item *it, zo_u32 n, zo_u32 *llf,
         if (d == 0)
             llf[ZO_LEN(it[i])]++;
         else {
-            llf[257 + zo_len_code(ZO_LEN(it[i]))]++;
-            df[zo_dist_code(d)]++;
+            llf[257 + c->lcode[ZO_LEN(it[i])]]++;
+            df[ZO_DCODE(c, d - 1)]++;
         }
     }
     llf[ZO_EOB]++;

@@ -35,6 +35,7 @@ local ZT_INLINE zo_u32 hash3(const Bytef *p) {
     return (zo_u32)((v * 0x9E3779B1UL) & 0xffffffffUL) >> (32 - ZO_HASH_BITS);
 }
 
+
 /* Bytes equal at a[k..], b[k..] from k, up to max. */
 local ZT_INLINE unsigned extend(const Bytef *a, const Bytef *b, unsigned k,
                                 unsigned max) {
@@ -137,6 +138,7 @@ local void rle_matches(zo_ctx *c) {
             c->mcount[i] = 1;
         }
     }
+    c->nmatch = used;
 }
 
 /* ===========================================================================
@@ -146,6 +148,7 @@ void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf) {
     zo_u32 total = c->hist + c->n, p, used = 0;
     unsigned long i;
 
+    c->nmatch = 0;
     if (c->strategy == Z_HUFFMAN_ONLY) {
         zmemzero(c->mcount, c->n * sizeof(ush));
         return;
@@ -177,7 +180,7 @@ void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf) {
                       &longest);
         c->mcount[i0] = (ush)k;
         used += k;
-        if (longest >= (unsigned)cf->nice && longest >= 3) {
+        if (cf->skip && longest >= (unsigned)cf->nice) {
             /* inside a nice match: insert only */
             zo_u32 end = p + longest;
             for (p++; p < end; p++) {
@@ -189,4 +192,5 @@ void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf) {
             p--;
         }
     }
+    c->nmatch = used;
 }

@@ -5,25 +5,32 @@
  * A segment is compressed in four steps:
  *
  * 1. Statistics to start from: a greedy parse (the longest match at each
- *    position) gives symbol frequencies, and their Huffman code lengths
- *    give each literal, length and distance a price in bits.
- * 2. Whole-segment passes: the cheapest parse under those prices is found
- *    by dynamic programming over the positions (cost[i + l] from cost[i]
- *    for the literal and for every length of every match at i), and its
- *    own frequencies price the next pass.
+ *    position) gives symbol frequencies.
+ * 2. Whole-segment passes: each symbol is priced at its entropy under the
+ *    last frequencies (-log2 of its share, in 1/16 bit, at least one bit),
+ *    the cheapest parse under those prices is found by dynamic
+ *    programming backwards over the positions (cost[i] is the least of the
+ *    literal plus cost[i + 1] and of every length l of every match at i
+ *    plus cost[i + l]), and its frequencies price the next pass.
+ *    Fractional prices matter: passes priced with Huffman code lengths
+ *    settle 0.1-0.4% larger (TECHNIQUES.md).
  * 3. Block boundaries: the last parse's items are cut into candidate
  *    pieces, and dynamic programming over the pieces picks the boundaries
  *    that minimise the estimated size of all blocks (entropy of each
  *    block's symbols plus its extra bits plus an estimate of its header).
- * 4. Block passes: each block's own Huffman code prices the positions
- *    inside it for another parse; blocks are re-formed from where the items
- *    now start, and sized exactly (opt_huff.c).  The smallest parse seen in
- *    steps 2-4 is kept.
+ * 4. Block passes: each block's own statistics price the positions inside
+ *    it for another parse (entropy prices, and in the last pass the block's
+ *    real Huffman code lengths); blocks are re-formed from where the items
+ *    now start and sized exactly (opt_huff.c).  The smallest result seen in
+ *    step 4 is kept; if it is larger than the segment stored, the segment
+ *    is stored.
  *
- * Costs are integers in 1/16 bit, ties go to the first candidate, so the
- * result depends only on the segment's bytes, the window before it and the
- * level and strategy.  Symbols a code does not use are priced one bit above
- * its longest code, so a later pass can still try them.
+ * Costs are integers, ties go to the first candidate (the literal, then
+ * the shorter length), so the result depends only on the segment's bytes,
+ * the window before it and the level and strategy.  Symbols the last parse
+ * did not use are priced as if seen half a time (entropy) or one bit
+ * longer than the longest code (Huffman), so a later pass can still try
+ * them.
  */
 
 #include "deflate_opt.h"
@@ -31,14 +38,28 @@
 #define SCALE 16
 #define INF 0xffffffffUL
 
-/* depth, nice, whole-segment passes, block passes, candidate boundaries */
+/* depth, nice, skip, whole-segment passes, block passes, boundaries:
+   chosen by size and instruction count over the corpus (TECHNIQUES.md) */
 local const zo_config configs[3] = {
-    {24, 128, 2, 1, 64},
-    {64, 258, 3, 3, 128},
-    {160, 258, 5, 6, 256}
+    {24, 258, 1, 3, 1, 64},
+    {64, 258, 1, 3, 2, 128},
+    {160, 258, 0, 4, 3, 128}
 };
 
+#ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
+#include <stdio.h>
+#include <stdlib.h>
+local zo_config tune;
+#endif
 ZLIB_INTERNAL const zo_config *zo_config_of(int level) {
+#ifdef ZO_TUNE
+    const char *e = getenv("ZO_CF");
+    if (e) {
+        sscanf(e, "%d,%d,%d,%d,%d,%d", &tune.depth, &tune.nice, &tune.skip,
+               &tune.passes, &tune.block_passes, &tune.cand);
+        return &tune;
+    }
+#endif
     return &configs[level - ZO_MIN_LEVEL];
 }
 
@@ -91,6 +112,32 @@ local void costs_fixed(zo_costs *k) {
         k->dist[i] = (5 + zo_dist_extra[i]) * SCALE;
 }
 
+/* Prices from frequencies as entropy: -log2(f / total), fractional. */
+local zo_u32 lg2(const zo_ctx *c, zo_u32 x);
+local void costs_entropy(const zo_ctx *c, zo_costs *k, const zo_u32 *llf,
+                         const zo_u32 *df) {
+    zo_u32 tl = 0, td = 0, lt, ldt, cl[ZO_NLL], cd[ZO_NDIST];
+    int i;
+    unsigned l;
+    for (i = 0; i < 286; i++) tl += llf[i];
+    for (i = 0; i < 30; i++) td += df[i];
+    lt = lg2(c, tl + 1);
+    ldt = lg2(c, td + 1);
+    for (i = 0; i < 286; i++)
+        cl[i] = llf[i] ? (lt - lg2(c, llf[i])) >> 12 : (lt >> 12) + SCALE;
+    for (i = 0; i < 30; i++)
+        cd[i] = df[i] ? (ldt - lg2(c, df[i])) >> 12 : (ldt >> 12) + SCALE;
+    for (i = 0; i < 256; i++)
+        k->lit[i] = cl[i] < SCALE ? SCALE : cl[i];
+    for (l = 3; l <= 258; l++) {
+        int lc = zo_len_code(l);
+        k->len[l] = (cl[257 + lc] < SCALE ? SCALE : cl[257 + lc]) + zo_len_extra[lc] * SCALE;
+    }
+    k->len[0] = k->len[1] = k->len[2] = 0;
+    for (i = 0; i < 30; i++)
+        k->dist[i] = (cd[i] < SCALE ? SCALE : cd[i]) + zo_dist_extra[i] * SCALE;
+}
+
 /* ===========================================================================
  * Frequencies of the greedy parse: the longest match wherever there is one.
  */
@@ -104,7 +151,7 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
         if (i >= skip) {
             if (k) {
                 const zo_match *m = c->cache + off + k - 1;
-                llf[257 + zo_len_code(m->len)]++;
+                llf[257 + c->lcode[m->len]]++;
                 df[dcode(c, m->dist1)]++;
                 skip = i + m->len;
             } else
@@ -123,55 +170,53 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
 local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
     const Bytef *in = c->base + c->hist;
     zo_u32 *cost = c->cost, *from = c->from;
-    zo_u32 n = c->n, i, off = 0, next, pos, cnt;
-    const zo_costs *ks = k;
-    int b = 0;
+    zo_u32 n = c->n, i, off = c->nmatch, pos, cnt, first;
+    int b = nb - 1;
+    const zo_costs *ks = k + b;
 
-    cost[0] = 0;
-    for (i = 1; i <= n; i++)
-        cost[i] = INF;
-    next = nb > 1 ? starts[1] : n + 1;
-    for (i = 0; i < n; i++) {
-        zo_u32 ci = cost[i], x;
-        unsigned cntm, j, l = 3;
-        const zo_match *m;
-        while (i == next) {
-            b++;
+    first = nb > 1 ? starts[b] : 0;
+    cost[n] = 0;
+    for (i = n; i-- > 0; ) {
+        unsigned cntm = c->mcount[i];
+        zo_u32 best;
+        while (i < first) {
+            b--;
             ks = k + b;
-            next = b + 1 < nb ? starts[b + 1] : n + 1;
+            first = b > 0 ? starts[b] : 0;
         }
-        x = ci + ks->lit[in[i]];
-        if (x < cost[i + 1]) {
-            cost[i + 1] = x;
-            from[i + 1] = ZO_ITEM(in[i], 0);
-        }
-        cntm = c->mcount[i];
-        m = c->cache + off;
-        off += cntm;
-        for (j = 0; j < cntm; j++) {
-            unsigned d1 = m[j].dist1, len = m[j].len;
-            zo_u32 dc = ci + ks->dist[dcode(c, d1)];
-            for (; l <= len; l++) {
-                x = dc + ks->len[l];
-                if (x < cost[i + l]) {
-                    cost[i + l] = x;
-                    from[i + l] = ZO_ITEM(l, d1 + 1);
+        best = ks->lit[in[i]] + cost[i + 1];
+        if (cntm == 0)
+            from[i] = ZO_ITEM(in[i], 0);
+        else {
+            const zo_match *m;
+            const zo_u32 *lc = ks->len, *ci = cost + i;
+            unsigned j, l = 3, bl = 0, bd = 0;
+            off -= cntm;
+            m = c->cache + off;
+            for (j = 0; j < cntm; j++) {
+                unsigned d1 = m[j].dist1, len = m[j].len;
+                zo_u32 dc = ks->dist[dcode(c, d1)];
+                for (; l <= len; l++) {
+                    zo_u32 x = dc + lc[l] + ci[l];
+                    if (x < best) {
+                        best = x;
+                        bl = l;
+                        bd = d1 + 1;
+                    }
                 }
             }
+            from[i] = bl ? ZO_ITEM(bl, bd) : ZO_ITEM(in[i], 0);
         }
+        cost[i] = best;
     }
-    /* walk back from the end, items stored from the top of the array */
+    /* the items, walking forward */
     cnt = 0;
-    pos = n;
-    while (pos > 0) {
+    for (pos = 0; pos < n; cnt++) {
         zo_item it;
         it.v = from[pos];
-        c->items[n - 1 - cnt].v = it.v;
-        cnt++;
-        pos -= ZO_DIST(it) ? ZO_LEN(it) : 1;
+        c->items[cnt] = it;
+        pos += ZO_DIST(it) ? ZO_LEN(it) : 1;
     }
-    if (cnt && cnt < n)
-        zo_move(c->items, c->items + (n - cnt), cnt * sizeof(zo_item));
     c->nitems = cnt;
 }
 
@@ -179,9 +224,17 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
  * log2(x) * 65536 for x >= 1, from the table of log2(1 + i/256).
  */
 local ZT_INLINE zo_u32 lg2(const zo_ctx *c, zo_u32 x) {
-    unsigned n = 0;
-    while ((x >> n) > 1)
-        n++;
+    unsigned n;
+#ifdef ZT_HAVE_BITSCAN
+    n = (unsigned)(sizeof(zt_word) * 8 - 1) - (unsigned)ZT_CLZ_WORD((zt_word)x);
+#else
+    n = 0;
+    if (x >> 16) n += 16;
+    if (x >> (n + 8)) n += 8;
+    if (x >> (n + 4)) n += 4;
+    if (x >> (n + 2)) n += 2;
+    if (x >> (n + 1)) n += 1;
+#endif
     return ((zo_u32)n << 16) +
            c->lg[n >= 8 ? (x >> (n - 8)) & 255 : (x << (8 - n)) & 255];
 }
@@ -190,27 +243,29 @@ local ZT_INLINE zo_u32 lg2(const zo_ctx *c, zo_u32 x) {
    histograms); used[] lists the symbols that occur in the segment. */
 local zt_u64 est_bits(const zo_ctx *c, const zo_u32 *a, const zo_u32 *b,
                       const ush *used, int nused) {
-    zt_u64 sum = 0;
+    zt_u64 sum = 0, t;
     zo_u32 tll = 1, td = 0, nu = 0;
     int i;
     for (i = 0; i < nused; i++) {
         unsigned s = used[i];
         zo_u32 f = a[s] - b[s];
-        if (f) {
-            sum += (zt_u64)f * (zt_u64)lg2(c, f);
-            if (s < ZO_NLL) tll += f; else td += f;
-            nu++;
-        }
+        sum += (zt_u64)f * (zt_u64)lg2(c, f + (f == 0));
+        nu += f != 0;
+        if (s < ZO_NLL)
+            tll += f;
+        else
+            td += f;
     }
-    /* extra bits are kept in the last slot */
-    {
-        zt_u64 t = (zt_u64)tll * lg2(c, tll);
-        if (td)
-            t += (zt_u64)td * lg2(c, td);
-        t += (zt_u64)(a[ZO_HSYMS - 1] - b[ZO_HSYMS - 1]) << 16;
-        t += (zt_u64)(72 + 4 * nu) << 16;      /* header estimate */
-        return t - sum;
-    }
+    t = (zt_u64)tll * lg2(c, tll);
+    t += (zt_u64)td * lg2(c, td + (td == 0));
+    t += (zt_u64)(a[ZO_HSYMS - 1] - b[ZO_HSYMS - 1]) << 16;   /* extra bits */
+#ifdef ZO_TUNE
+    { static int ha = -1, hb; if (ha < 0) { ha = getenv("ZO_HA") ? atoi(getenv("ZO_HA")) : 72; hb = getenv("ZO_HB") ? atoi(getenv("ZO_HB")) : 4; }
+      t += (zt_u64)(ha + hb * nu) << 16; }
+#else
+    t += (zt_u64)(72 + 4 * nu) << 16;                          /* header */
+#endif
+    return t - sum;
 }
 
 /* ===========================================================================
@@ -245,7 +300,7 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
             if (d == 0)
                 h[len]++;
             else {
-                int lc = zo_len_code(len), dc = zo_dist_code(d);
+                int lc = c->lcode[len], dc = ZO_DCODE(c, d - 1);
                 h[257 + lc]++;
                 h[ZO_NLL + dc]++;
                 h[ZO_HSYMS - 1] += zo_len_extra[lc] + zo_dist_extra[dc];
@@ -306,7 +361,7 @@ local zt_u64 form_blocks(zo_ctx *c, zo_u32 *pstart, int nb) {
         bl->len = pos - bl->start;
         if (bl->n == 0 && !(out == 0 && b == nb - 1))
             continue;
-        zo_block_freqs(c->items + bl->first, bl->n, llf, df);
+        zo_block_freqs(c, c->items + bl->first, bl->n, llf, df);
         zo_block_finish(bl, llf, df, c->strategy);
         total += bl->bits;
         out++;
@@ -315,6 +370,39 @@ local zt_u64 form_blocks(zo_ctx *c, zo_u32 *pstart, int nb) {
     for (b = 0; b < out; b++)
         pstart[b] = c->blocks[b].start;
     return total;
+}
+
+/* If the blocks would take more bits than the whole segment stored, store
+   it: the output never exceeds the stored size plus 5 bytes per 65535
+   (what deflateBound() allows), however the segment was split. */
+local void stored_if_larger(zo_ctx *c, zt_u64 bits) {
+    zo_u32 pieces = (c->n + 65534) / 65535;
+    zt_u64 sto = (zt_u64)(pieces ? pieces : 1) * 42 + (zt_u64)c->n * 8;
+    if (bits <= sto)
+        return;
+    c->blocks[0].first = 0;
+    c->blocks[0].n = c->nitems;
+    c->blocks[0].start = 0;
+    c->blocks[0].len = c->n;
+    c->blocks[0].type = ZO_STORED;
+    c->blocks[0].bits = (zo_u32)sto;
+    c->nblocks = 1;
+}
+
+/* Block boundaries for c->items as input positions in ps[]; returns their
+   number. */
+local int split_at(zo_ctx *c, const zo_config *cf, zo_u32 *ps) {
+    zo_u32 i = 0, pos = 0;
+    int nb = split(c, cf, ps), b;
+    for (b = 0; b < nb; b++) {
+        zo_u32 first = ps[b];
+        while (i < first) {
+            zo_item it = c->items[i++];
+            pos += ZO_DIST(it) ? ZO_LEN(it) : 1;
+        }
+        ps[b] = pos;
+    }
+    return nb;
 }
 
 /* ===========================================================================
@@ -343,25 +431,14 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
         return;
     }
     greedy_freqs(c, llf, df);
-    costs_from_freqs(&c->costs[0], llf, df);
+    costs_entropy(c, &c->costs[0], llf, df);
     for (pass = 0; pass < cf->passes; pass++) {
         parse(c, c->costs, Z_NULL, 1);
-        zo_block_freqs(c->items, c->nitems, llf, df);
-        costs_from_freqs(&c->costs[0], llf, df);
+        zo_block_freqs(c, c->items, c->nitems, llf, df);
+        costs_entropy(c, &c->costs[0], llf, df);
     }
     /* block boundaries, as input positions */
-    nb = split(c, cf, ps);
-    {
-        zo_u32 i = 0, pos = 0;
-        for (b = 0; b < nb; b++) {
-            zo_u32 first = ps[b];
-            while (i < first) {
-                zo_item it = c->items[i++];
-                pos += ZO_DIST(it) ? ZO_LEN(it) : 1;
-            }
-            ps[b] = pos;
-        }
-    }
+    nb = split_at(c, cf, ps);
     for (pass = 0; ; pass++) {
         zt_u64 bits = form_blocks(c, ps, nb);
         nb = c->nblocks;
@@ -375,9 +452,12 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
         if (pass == cf->block_passes)
             break;
         for (b = 0; b < nb; b++) {
-            zo_block_freqs(c->items + c->blocks[b].first, c->blocks[b].n,
+            zo_block_freqs(c, c->items + c->blocks[b].first, c->blocks[b].n,
                            llf, df);
-            costs_from_freqs(&c->costs[b], llf, df);
+            if (pass < cf->block_passes - 1)
+                costs_entropy(c, &c->costs[b], llf, df);
+            else
+                costs_from_freqs(&c->costs[b], llf, df);
         }
         parse(c, c->costs, ps, nb);
     }
@@ -391,4 +471,5 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
         zmemcpy(c->blocks, c->bblocks,
                 (unsigned)c->nblocks * sizeof(zo_block));
     }
+    stored_if_larger(c, bestbits);
 }
