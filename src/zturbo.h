@@ -211,8 +211,8 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
      The input is compressed in segments of 256 KiB counted from the start
    of the stream or the last flush; each sees the 2^windowBits bytes before
    it (never a distance beyond the window declared).  deflate() keeps up to
-   256 KiB of input (per thread) until a segment is complete or a flush
-   comes: Z_SYNC_FLUSH and Z_FULL_FLUSH still make everything given so far
+   256 KiB of input (more with threads, below) until a segment is complete
+   or a flush comes: Z_SYNC_FLUSH and Z_FULL_FLUSH still make everything given so far
    decompressible from the output so far, Z_FULL_FLUSH also forgets the
    window, and Z_FINISH, Z_BLOCK and Z_PARTIAL_FLUSH have zlib's meaning.
    deflatePending() counts the output not yet copied out.
