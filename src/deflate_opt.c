@@ -36,6 +36,24 @@
 #  include "zthread.h"
 #endif
 
+/* A segment to compress and, once compressed, its blocks and items. */
+typedef struct {
+    const Bytef *base;          /* window, then the segment */
+    zo_u32 hist, n;
+    int last;
+    zo_item *items;             /* ZO_SEG, swapped with the context's */
+    zo_block *blocks;           /* ZO_MAX_BLOCKS, the same */
+    int nblocks;
+} zo_plan;
+
+#define ZO_JOBS_PER_THREAD 3    /* segments per batch: evens out their cost */
+
+struct zo_state_s;
+typedef struct {
+    struct zo_state_s *z;
+    int t;                      /* its context */
+} zo_warg;
+
 struct zo_state_s {
     /* input: in[0 .. have), new bytes from cur, the window from hstart */
     Bytef *in;
@@ -46,10 +64,15 @@ struct zo_state_s {
     int final;                  /* the last block has been written */
     int nctx;                   /* contexts allocated (threads usable) */
     zo_ctx *ctx[ZLIB_TURBO_MAX_THREADS];
+    int nplan;                  /* segments compressed in one batch */
+    zo_plan *plans;             /* nplan of them */
+    int level, strategy;        /* of the batch */
+    uInt wsize;
 #ifdef ZT_THREADS
     int nthreads;               /* threads started */
     zt_thread tids[ZLIB_TURBO_MAX_THREADS];
     zt_thread_start starts[ZLIB_TURBO_MAX_THREADS];
+    zo_warg wargs[ZLIB_TURBO_MAX_THREADS];
     zt_mutex lock;
     zt_cond work, done;
     int locks;                  /* lock, work and done are initialised */
@@ -137,6 +160,57 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
 
 #define OUT_PER_SEG (ZO_SEG + 2048)
 
+/* Plans: free the arrays of plans[from .. n-1]. */
+local void plans_free(z_streamp strm, zo_plan *p, int from, int n) {
+    while (n-- > from) {
+        TRY_FREE(strm, p[n].blocks);
+        TRY_FREE(strm, p[n].items);
+    }
+}
+
+/* n plans, with their arrays; Z_NULL if any allocation fails. */
+local zo_plan *plans_new(z_streamp strm, int n) {
+    zo_plan *p = (zo_plan *)ZALLOC(strm, (uInt)n, sizeof(zo_plan));
+    int i;
+    if (p == Z_NULL)
+        return Z_NULL;
+    zmemzero(p, (unsigned)n * sizeof(zo_plan));
+    for (i = 0; i < n; i++) {
+        p[i].items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
+        p[i].blocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS,
+                                         sizeof(zo_block));
+        if (p[i].items == Z_NULL || p[i].blocks == Z_NULL) {
+            plans_free(strm, p, 0, i + 1);
+            ZFREE(strm, p);
+            return Z_NULL;
+        }
+    }
+    return p;
+}
+
+/* Compress plan j on context t; the plan takes the blocks and items. */
+local void run_job(struct zo_state_s *z, int t, int j) {
+    zo_ctx *c = z->ctx[t];
+    zo_plan *p = &z->plans[j];
+    zo_item *it;
+    zo_block *bl;
+    c->base = p->base;
+    c->hist = p->hist;
+    c->n = p->n;
+    c->wsize = z->wsize;
+    c->level = z->level;
+    c->strategy = z->strategy;
+    c->last = p->last;
+    zo_segment(c);
+    it = p->items;
+    p->items = c->items;
+    c->items = it;
+    bl = p->blocks;
+    p->blocks = c->blocks;
+    c->blocks = bl;
+    p->nblocks = c->nblocks;
+}
+
 /* ===========================================================================
  * The state for one thread, at deflateInit2() or deflateParams().
  */
@@ -155,7 +229,13 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
     z->in = (Bytef *)ZALLOC(strm, z->insize, 1);
     z->out = (Bytef *)ZALLOC(strm, z->outsize, 1);
     z->ctx[0] = ctx_new(strm, s->w_size);
-    if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL) {
+    z->plans = plans_new(strm, 1);
+    if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL ||
+        z->plans == Z_NULL) {
+        if (z->plans != Z_NULL) {
+            plans_free(strm, z->plans, 0, 1);
+            ZFREE(strm, z->plans);
+        }
         ctx_free(strm, z->ctx[0]);
         TRY_FREE(strm, z->out);
         TRY_FREE(strm, z->in);
@@ -163,6 +243,7 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
         return Z_MEM_ERROR;
     }
     z->nctx = 1;
+    z->nplan = 1;
     s->zo = z;
     return Z_OK;
 }
@@ -172,7 +253,8 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
  */
 #ifdef ZT_THREADS
 local void worker(void *arg) {
-    struct zo_state_s *z = (struct zo_state_s *)arg;
+    struct zo_state_s *z = ((zo_warg *)arg)->z;
+    int t = ((zo_warg *)arg)->t;
     zt_lock(&z->lock);
     for (;;) {
         int j;
@@ -182,7 +264,7 @@ local void worker(void *arg) {
             break;
         j = z->next++;
         zt_unlock(&z->lock);
-        zo_segment(z->ctx[j]);
+        run_job(z, t, j);
         zt_lock(&z->lock);
         if (++z->ndone == z->njobs)
             zt_signal(&z->done);
@@ -210,25 +292,23 @@ local void threads_stop(z_streamp strm, struct zo_state_s *z) {
 }
 #endif
 
-/* Compress ctx[0 .. k-1], on threads where there are. */
+/* Compress plans[0 .. k-1], on the threads where there are: each takes
+   the next plan not taken, the calling thread too. */
 local void run_segments(struct zo_state_s *z, int k) {
 #ifdef ZT_THREADS
-    if (k > 1 && z->locks) {
+    if (k > 1 && z->nthreads > 0) {
         zt_lock(&z->lock);
-        z->next = 1;
+        z->next = 0;
         z->njobs = k;
-        z->ndone = 1;
+        z->ndone = 0;
         zt_broadcast(&z->work);
-        zt_unlock(&z->lock);
-        zo_segment(z->ctx[0]);
-        zt_lock(&z->lock);
-        for (;;) {              /* take what no thread has taken */
+        for (;;) {
             int j;
             if (z->next >= z->njobs)
                 break;
             j = z->next++;
             zt_unlock(&z->lock);
-            zo_segment(z->ctx[j]);
+            run_job(z, 0, j);
             zt_lock(&z->lock);
             z->ndone++;
         }
@@ -243,7 +323,7 @@ local void run_segments(struct zo_state_s *z, int k) {
     {
         int j;
         for (j = 0; j < k; j++)
-            zo_segment(z->ctx[j]);
+            run_job(z, 0, j);
     }
 }
 
@@ -254,70 +334,83 @@ local void run_segments(struct zo_state_s *z, int k) {
 local void grow(deflate_state *s) {
     z_streamp strm = s->strm;
     struct zo_state_s *z = s->zo;
-    int want = s->zo_threads, n;
-    Bytef *in, *out;
-    ulg insize, outsize;
+    int want = s->zo_threads;
 
     if (want > ZLIB_TURBO_MAX_THREADS)
         want = ZLIB_TURBO_MAX_THREADS;
     if (want <= z->nctx)
         return;
-#ifndef ZT_THREADS
-    return;
-#else
-    n = z->nctx;
-    while (n < want) {
-        zo_ctx *c = ctx_new(strm, s->w_size);
-        if (c == Z_NULL)
-            break;
-        z->ctx[n++] = c;
-    }
-    insize = s->w_size + (ulg)n * ZO_SEG + 1;
-    outsize = (ulg)n * OUT_PER_SEG;
-    in = (Bytef *)ZALLOC(strm, (uInt)insize, 1);
-    out = (Bytef *)ZALLOC(strm, (uInt)outsize, 1);
-    if (in == Z_NULL || out == Z_NULL) {
-        TRY_FREE(strm, out);
-        TRY_FREE(strm, in);
-        while (n > z->nctx)
-            ctx_free(strm, z->ctx[--n]);
-        z->ctx[n] = Z_NULL;
-        return;
-    }
-    zmemcpy(in, z->in, z->have);
-    zmemcpy(out, z->out, z->outlen);
-    ZFREE(strm, z->in);
-    ZFREE(strm, z->out);
-    z->in = in;
-    z->out = out;
-    z->insize = insize;
-    z->outsize = outsize;
-    if (!z->locks) {
-        if (zt_mutex_init(&z->lock))
-            goto nothreads;
-        if (zt_cond_init(&z->work)) {
-            zt_mutex_destroy(&z->lock);
-            goto nothreads;
+#ifdef ZT_THREADS
+    {
+        int n = z->nctx, np;
+        zo_plan *plans;
+        Bytef *in, *out;
+        ulg insize, outsize;
+
+        while (n < want) {
+            zo_ctx *c = ctx_new(strm, s->w_size);
+            if (c == Z_NULL)
+                break;
+            z->ctx[n++] = c;
         }
-        if (zt_cond_init(&z->done)) {
-            zt_cond_destroy(&z->work);
-            zt_mutex_destroy(&z->lock);
-            goto nothreads;
+        np = n * ZO_JOBS_PER_THREAD;
+        insize = s->w_size + (ulg)np * ZO_SEG + 1;
+        outsize = (ulg)np * OUT_PER_SEG;
+        if (insize < z->have)           /* read before the threads stopped */
+            insize = z->have;
+        plans = n > z->nctx ? plans_new(strm, np) : Z_NULL;
+        in = plans != Z_NULL ? (Bytef *)ZALLOC(strm, (uInt)insize, 1) : Z_NULL;
+        out = in != Z_NULL ? (Bytef *)ZALLOC(strm, (uInt)outsize, 1) : Z_NULL;
+        if (out == Z_NULL) {
+            TRY_FREE(strm, in);
+            if (plans != Z_NULL) {
+                plans_free(strm, plans, 0, np);
+                ZFREE(strm, plans);
+            }
+            while (n > z->nctx) {
+                ctx_free(strm, z->ctx[--n]);
+                z->ctx[n] = Z_NULL;
+            }
+            return;
         }
-        z->locks = 1;
+        zmemcpy(in, z->in, z->have);
+        zmemcpy(out, z->out, z->outlen);
+        ZFREE(strm, z->in);
+        ZFREE(strm, z->out);
+        plans_free(strm, z->plans, 0, z->nplan);
+        ZFREE(strm, z->plans);
+        z->in = in;
+        z->out = out;
+        z->insize = insize;
+        z->outsize = outsize;
+        z->plans = plans;
+        z->nplan = np;
+        z->nctx = n;
+        if (!z->locks) {
+            if (zt_mutex_init(&z->lock))
+                return;         /* no threads: the batches run in turn */
+            if (zt_cond_init(&z->work)) {
+                zt_mutex_destroy(&z->lock);
+                return;
+            }
+            if (zt_cond_init(&z->done)) {
+                zt_cond_destroy(&z->work);
+                zt_mutex_destroy(&z->lock);
+                return;
+            }
+            z->locks = 1;
+        }
+        while (z->nthreads < n - 1) {
+            int i = z->nthreads;
+            z->wargs[i].z = z;
+            z->wargs[i].t = i + 1;
+            z->starts[i].fn = worker;
+            z->starts[i].arg = &z->wargs[i];
+            if (zt_thread_create(&z->tids[i], &z->starts[i]))
+                break;
+            z->nthreads++;
+        }
     }
-    z->nctx = n;
-    while (z->nthreads < n - 1) {
-        int i = z->nthreads;
-        z->starts[i].fn = worker;
-        z->starts[i].arg = z;
-        if (zt_thread_create(&z->tids[i], &z->starts[i]))
-            break;
-        z->nthreads++;
-    }
-    return;
-nothreads:
-    z->nctx = n;                /* buffers are fine: segments run in turn */
 #endif
 }
 
@@ -349,6 +442,8 @@ void ZLIB_INTERNAL zo_free(z_streamp strm) {
 #endif
     for (i = z->nctx - 1; i >= 0; i--)
         ctx_free(strm, z->ctx[i]);
+    plans_free(strm, z->plans, 0, z->nplan);
+    ZFREE(strm, z->plans);
     TRY_FREE(strm, z->out);
     TRY_FREE(strm, z->in);
     ZFREE(strm, z);
@@ -373,7 +468,13 @@ int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source) {
     z->in = (Bytef *)ZALLOC(dest, (uInt)z->insize, 1);
     z->out = (Bytef *)ZALLOC(dest, (uInt)z->outsize, 1);
     z->ctx[0] = ctx_new(dest, ds->w_size);
-    if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL) {
+    z->plans = plans_new(dest, 1);
+    if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL ||
+        z->plans == Z_NULL) {
+        if (z->plans != Z_NULL) {
+            plans_free(dest, z->plans, 0, 1);
+            ZFREE(dest, z->plans);
+        }
         ctx_free(dest, z->ctx[0]);
         TRY_FREE(dest, z->out);
         TRY_FREE(dest, z->in);
@@ -381,6 +482,7 @@ int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source) {
         return Z_MEM_ERROR;
     }
     z->nctx = 1;
+    z->nplan = 1;
     zmemcpy(z->in, sz->in, sz->have);
     zmemcpy(z->out, sz->out, sz->outlen);
     z->have = sz->have;
@@ -478,20 +580,20 @@ local void segments(deflate_state *s, int k, ulg nbytes, int last) {
     ulg pos = z->cur;
     int j, b;
 
+    z->wsize = s->w_size;
+    z->level = s->level;
+    z->strategy = s->strategy;
     for (j = 0; j < k; j++) {
-        zo_ctx *c = z->ctx[j];
+        zo_plan *p = &z->plans[j];
         ulg n = nbytes - (ulg)j * ZO_SEG, h = pos - z->hstart;
         if (n > ZO_SEG)
             n = ZO_SEG;
         if (h > s->w_size)
             h = s->w_size;
-        c->base = z->in + pos - h;
-        c->hist = (zo_u32)h;
-        c->n = (zo_u32)n;
-        c->wsize = s->w_size;
-        c->level = s->level;
-        c->strategy = s->strategy;
-        c->last = last && j == k - 1;
+        p->base = z->in + pos - h;
+        p->hist = (zo_u32)h;
+        p->n = (zo_u32)n;
+        p->last = last && j == k - 1;
         pos += n;
     }
     run_segments(z, k);
@@ -503,11 +605,11 @@ local void segments(deflate_state *s, int k, ulg nbytes, int last) {
     w.nbits = s->bi_valid;
     w.used = -1;
     for (j = 0; j < k; j++) {
-        zo_ctx *c = z->ctx[j];
-        for (b = 0; b < c->nblocks; b++)
-            zo_write_block(&w, &c->blocks[b], c->items,
-                           c->base + c->hist + c->blocks[b].start,
-                           c->last && b == c->nblocks - 1);
+        const zo_plan *p = &z->plans[j];
+        for (b = 0; b < p->nblocks; b++)
+            zo_write_block(&w, &p->blocks[b], p->items,
+                           p->base + p->hist + p->blocks[b].start,
+                           p->last && b == p->nblocks - 1);
     }
     if (last) {
         while (w.nbits > 0) {           /* the end: byte aligned */
@@ -588,8 +690,8 @@ int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush) {
                 z->hstart = z->cur;
             return ZO_BLOCK_DONE;
         }
-        if (k > (ulg)z->nctx)
-            k = (ulg)z->nctx;
+        if (k > (ulg)z->nplan)
+            k = (ulg)z->nplan;
         if (k * ZO_SEG < nw)
             nw = k * ZO_SEG;
         segments(s, (int)k, nw, ending && flush == Z_FINISH &&

@@ -188,24 +188,29 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
         if (cntm == 0)
             from[i] = ZO_ITEM(in[i], 0);
         else {
+            /* the least of (cost, match, length) in one 64-bit key: the
+               first candidate wins ties, as with "<" in order */
             const zo_match *m;
             const zo_u32 *lc = ks->len, *ci = cost + i;
-            unsigned j, l = 3, bl = 0, bd = 0;
+            unsigned j, l = 3;
+            zt_u64 key = (zt_u64)best << 18, x;
             off -= cntm;
             m = c->cache + off;
             for (j = 0; j < cntm; j++) {
-                unsigned d1 = m[j].dist1, len = m[j].len;
-                zo_u32 dc = ks->dist[dcode(c, d1)];
+                unsigned len = m[j].len;
+                zt_u64 dc = ks->dist[dcode(c, m[j].dist1)];
+                zt_u64 tag = (zt_u64)(j + 1) << 9;
                 for (; l <= len; l++) {
-                    zo_u32 x = dc + lc[l] + ci[l];
-                    if (x < best) {
-                        best = x;
-                        bl = l;
-                        bd = d1 + 1;
-                    }
+                    x = ((dc + lc[l] + ci[l]) << 18) | tag | l;
+                    key = x < key ? x : key;
                 }
             }
-            from[i] = bl ? ZO_ITEM(bl, bd) : ZO_ITEM(in[i], 0);
+            best = (zo_u32)(key >> 18);
+            if (key & 0x3ffff) {
+                unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
+                from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
+            } else
+                from[i] = ZO_ITEM(in[i], 0);
         }
         cost[i] = best;
     }

@@ -211,8 +211,8 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
      The input is compressed in segments of 256 KiB counted from the start
    of the stream or the last flush; each sees the 2^windowBits bytes before
    it (never a distance beyond the window declared).  deflate() keeps up to
-   256 KiB of input (per thread) until a segment is complete or a flush
-   comes: Z_SYNC_FLUSH and Z_FULL_FLUSH still make everything given so far
+   256 KiB of input (more with threads, below) until a segment is complete
+   or a flush comes: Z_SYNC_FLUSH and Z_FULL_FLUSH still make everything given so far
    decompressible from the output so far, Z_FULL_FLUSH also forgets the
    window, and Z_FINISH, Z_BLOCK and Z_PARTIAL_FLUSH have zlib's meaning.
    deflatePending() counts the output not yet copied out.
@@ -233,19 +233,21 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    optimally; Z_FIXED: fixed codes only (or stored blocks where smaller),
    the parse priced with the fixed codes.
 
-     Threads: deflateSetThreads(strm, n) lets up to n segments be
-   compressed at once, when a deflate() call has more than one segment of
-   input to work on (its own and what earlier calls left); the bytes are the
-   same for every n.
+     Threads: deflateSetThreads(strm, n) lets n segments be compressed at
+   once, when a deflate() call has more than one segment of input to work
+   on (its own and what earlier calls left); the bytes are the same for
+   every n.
 
-     Memory, all from zalloc: about 13 MiB per stream at every level 10-12
-   (match trees and match lists, parse arrays for one 256 KiB segment, and
-   the input and output buffers), allocated by deflateInit2() (or by
+     Memory, all from zalloc: 14.4 MiB per stream at every level 10-12
+   (binary trees and match lists, parse arrays and plans for one 256 KiB
+   segment, input and output buffers), allocated by deflateInit2() (or by
    deflateParams() moving to these levels; Z_MEM_ERROR if it cannot be
-   had), plus about 13 MiB for each further thread, allocated by the first
-   deflate() call that can use it (without it, fewer threads and the same
-   bytes).  Levels 10-12 are not available in a library built with FASTEST
-   or without a 64-bit integer type; there they are refused.
+   had).  With n threads, about 18 MiB per thread instead, allocated by the
+   first deflate() call that can use them (each thread compresses segments
+   three at a time in turn, so up to 768 KiB of input per thread is held);
+   without that memory, fewer threads and the same bytes.  Levels 10-12 are
+   not available in a library built with FASTEST or without a 64-bit
+   integer type; there they are refused.
 */
 
 #ifdef __cplusplus
