@@ -2471,7 +2471,7 @@ TEST(OptimalLevels, OverwrittenInputSeen) {
         Slicing sl;
         sl.in = rng.chance(50) ? S_MIXED : S_MEDIUM;
         sl.out = rng.chance(50) ? S_SMALL : S_MEDIUM;
-        if (!thr && sl.out == S_SMALL && len > by_mode(10000, 100000)) sl.out = S_MEDIUM;
+        if (!thr && sl.out == S_SMALL && len > (size_t)by_mode(10000, 100000)) sl.out = S_MEDIUM;
         sl.move = rng.chance(50);
         sl.overwrite = 40;
         sl.seed = rng.next();
@@ -2519,7 +2519,7 @@ TEST(OptimalLevels, SyncFlushDecompressible) {
                 Slicing sl;
                 sl.in = (int)rng.range(S_ALL, S_MIXED);
                 sl.out = (int)rng.range(S_ALL, S_MIXED);
-                if (m.data.size() > by_mode(8000, 100000)) {
+                if (m.data.size() > (size_t)by_mode(8000, 100000)) {
                     if (sl.in == S_ONE) sl.in = S_SMALL;
                     if (sl.out == S_ONE) sl.out = S_SMALL;
                 }
@@ -2580,7 +2580,7 @@ TEST(OptimalLevels, FullFlushForgetsHistory) {
             Slicing sl;
             sl.in = (int)rng.range(S_ALL, S_MIXED);
             sl.out = (int)rng.range(S_ALL, S_MIXED);
-            if (len > by_mode(8000, 100000)) {
+            if (len > (size_t)by_mode(8000, 100000)) {
                 if (sl.in == S_ONE) sl.in = S_SMALL;
                 if (sl.out == S_ONE) sl.out = S_SMALL;
             }
@@ -3002,7 +3002,7 @@ TEST(OptimalLevels, DictionaryRoundTrips) {
         Slicing sl;
         sl.in = (int)rng.range(S_ALL, S_MIXED);
         sl.out = (int)rng.range(S_ALL, S_MIXED);
-        if (data.size() > by_mode(8000, 100000)) {
+        if (data.size() > (size_t)by_mode(8000, 100000)) {
             if (sl.in == S_ONE) sl.in = S_SMALL;
             if (sl.out == S_ONE) sl.out = S_SMALL;
         }
