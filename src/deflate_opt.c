@@ -26,6 +26,14 @@
  * same bytes).
  */
 
+#if defined(_WIN32) && !defined(Z_TURBO_NO_THREADS)
+   /* before deflate.h, whose Code, Dad, Freq and Len macros would break
+      declarations in <windows.h> (zthread.h needs it) */
+#  ifndef WIN32_LEAN_AND_MEAN
+#    define WIN32_LEAN_AND_MEAN
+#  endif
+#  include <windows.h>
+#endif
 #include "deflate_opt.h"
 #include "deflate_mt.h"             /* ZT_THREADS */
 #include "zturbo.h"
