@@ -3653,6 +3653,10 @@ TEST(OptimalLevels, ParamsCrossingBeforeStart) {
         bool ok = ZAPI_DEFLATE_INIT2(TUR, &s, from, Z_DEFLATED, g.warg(), g.ml, g.strategy) == Z_OK &&
                   ZAPI_DEFLATE_INIT2(W, &w, wfrom, Z_DEFLATED, g.warg(), g.ml, down ? g.strategy : st2) == Z_OK;
         if (!ok) c.fail("deflateInit2 failed");
+        /* now and then with threads (at 0-9 they keep zlib's bytes too) */
+        int threads = TUR->deflateSetThreads && rng.chance(30) ? 2 + (int)rng.below(3) : 0;
+        if (ok && threads && TUR->deflateSetThreads(&s, threads) != Z_OK) threads = 0;
+        if (threads) c.params += ", threads=" + std::to_string(threads);
         Bytes o1, o2;
         if (ok && how == 1) {
             if (finish_all(TUR, s, d1, o1) != Z_STREAM_END || TUR->deflateReset(&s) != Z_OK)
