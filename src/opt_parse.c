@@ -41,8 +41,8 @@
 /* depth, nice, skip, whole-segment passes, block passes, boundaries:
    chosen by size and instruction count over the corpus (TECHNIQUES.md) */
 local const zo_config configs[3] = {
-    {24, 258, 1, 3, 1, 64},
-    {64, 258, 1, 3, 2, 128},
+    {64, 258, 1, 4, 2, 128},
+    {96, 258, 1, 4, 3, 128},
     {160, 258, 0, 4, 3, 128}
 };
 
