@@ -11,7 +11,8 @@
  *      Z_SYNC_FLUSH every 20000 bytes and a Z_FULL_FLUSH every 70000 (with
  *      room for all), deflateParams() to the next level at the middle;
  *   3. gzip, windowBits 15, memLevel 9, one strategy per level (Z_RLE,
- *      Z_FIXED, Z_HUFFMAN_ONLY), of the first 256 KiB, one call;
+ *      Z_FIXED, Z_HUFFMAN_ONLY), of the first 256 KiB, one call, with a
+ *      deflateSetHeader() header whose OS byte is 3 on every target;
  *   4. zlib wrapper with the file's first 4 KiB as dictionary, then the
  *      next 128 KiB;
  *   5. the whole file (up to 1 MiB, several 256 KiB segments) with
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
     out = malloc(outcap);
     for (level = 10; level <= 12; level++) {
         z_stream s;
+        gz_header head;
         uLongf dl = (uLongf)outcap;
         /* 1 */
         m = n < (512L << 10) ? (size_t)n : (512u << 10);
@@ -122,9 +124,13 @@ int main(int argc, char **argv) {
                    Z_FILTERED, &len))
             return 1;
         put(len);
-        /* 3 */
+        /* 3: the header's OS byte fixed by deflateSetHeader() (zlib writes
+           its OS_CODE otherwise: 3 on Unix, 10 on Windows) */
         memset(&s, 0, sizeof s);
+        memset(&head, 0, sizeof head);
+        head.os = 3;
         if (deflateInit2(&s, level, Z_DEFLATED, 31, 9, strategies[level - 10]) != Z_OK ||
+            deflateSetHeader(&s, &head) != Z_OK ||
             stream(&s, in, m, 0, 0, 0, 0, 0, 0, 0, &len))
             return 1;
         put(len);
