@@ -52,8 +52,7 @@
 typedef zt_u32 zo_u32;
 
 /* An item of a parse: a literal (dist == 0, len is the byte) or a match of
-   len 3..258 bytes at distance dist 1..32768 (stored as dist - 1 + 1, i.e.
-   dist itself, which fits 16 bits only up to 32768: kept as 32 bits). */
+   len 3..258 bytes at distance dist 1..32768, in one 32-bit word. */
 typedef struct {
     zo_u32 v;                   /* len | dist << 9 */
 } zo_item;

@@ -81,13 +81,11 @@ local void pm_count(pm_node (*lists)[2 * PM_MAX], int lvl, int k, uch *len) {
 
 void ZLIB_INTERNAL zo_huff_lengths(const zo_u32 *freq, int n, int maxbits,
                                    uch *len) {
-    static const int dummy = 0;
     pm_node leaves[PM_MAX];
     pm_node lists[16][2 * PM_MAX];
     int cnt[16];
     int nl = 0, i, j, lvl;
 
-    (void)dummy;
     for (i = 0; i < n; i++) {
         len[i] = 0;
         if (freq[i]) {
@@ -104,9 +102,7 @@ void ZLIB_INTERNAL zo_huff_lengths(const zo_u32 *freq, int n, int maxbits,
             leaves[nl].b = -1;
             nl++;
         }
-    /* sort leaves by (weight, symbol): insertion sort on a nearly sorted
-       list is slow for 286 symbols, so a simple merge of runs is not
-       worth it here; use a shell sort with a total order */
+    /* sort the leaves by (weight, symbol): a shell sort, total order */
     {
         static const int gaps[] = {132, 57, 23, 10, 4, 1};
         int g;

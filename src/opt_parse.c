@@ -36,7 +36,6 @@
 #include "deflate_opt.h"
 
 #define SCALE 16
-#define INF 0xffffffffUL
 
 /* depth, nice, skip, whole-segment passes, block passes, boundaries:
    chosen by size and instruction count over the corpus (TECHNIQUES.md) */

@@ -7,7 +7,10 @@
 # joined, run ahead of the caller, are discarded and rerun.  Any report
 # fails the step (halt_on_error).  Uses clang (TSAN_CC/TSAN_CXX, else gcc);
 # skipped where no compiler here builds a ThreadSanitizer program that
-# reports a known race.  Build: build/tests-tsan-threads.
+# reports a known race.  Build: build/tests-tsan-threads.  Then the same
+# for levels 10-12: OptimalLevels' threaded tests (1-8 threads) against
+# zlib-turbo with 4 KiB segments (-DZO_SEG_BITS=12; TSAN_FILTER_OPTIMAL to
+# choose others).  Build: build/tests-tsan-optimal.
 set -eu
 . tools/check/lib.sh
 O="$B/tests-tsan-threads"
@@ -64,6 +67,17 @@ F=$F:DeflateThreads.MovedInputDiffers:DeflateThreads.OverwrittenInputDiffers
 F=$F:DeflateThreads.NonConvergingDataDiffers:DeflateThreads.ManyThreadsDiffer
 F=$F:DeflateThreads.FailingAllocatorLeaksOrBreaks:DeflateThreads.AllocatorCalledFromWorker
 F=$F:DeflateThreads.ThreadOutlivesStream
-ZT_SEG_BITS=12 ZT_CASE_SCALE=${ZT_CASE_SCALE:-25} \
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
-    exec "$O/zt_tests" --gtest_filter="${TSAN_FILTER:-$F}"
+TSAN_OPTS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+ZT_SEG_BITS=12 ZT_CASE_SCALE=${ZT_CASE_SCALE:-25} TSAN_OPTIONS="$TSAN_OPTS" \
+    "$O/zt_tests" --gtest_filter="${TSAN_FILTER:-$F}"
+
+# levels 10-12: segments of 4 KiB compressed by 1-8 threads
+O2="$B/tests-tsan-optimal"
+$MAKE -s -j2 -C turbo/tests O="$O2" CC="$1" CXX="$2" REF="$REF/libz.a" TUR="$TUR" \
+    ZINC="$REF" CFLAGS="$TSAN" CXXFLAGS="$TSAN" LDFLAGS=-fsanitize=thread \
+    TUR_CFLAGS=-DZO_SEG_BITS=12 TESTS=optimal_levels_test
+F=OptimalLevels.ThreadCountSameBytes:OptimalLevels.ThreadsStart
+F=$F:OptimalLevels.SetThreadsBetweenCallsSameBytes:OptimalLevels.OverwrittenInputSeen
+F=$F:OptimalLevels.CopyContinuesIdentically:OptimalLevels.EndMidStreamFreesAll
+ZO_SEG_BITS=12 TSAN_OPTIONS="$TSAN_OPTS" \
+    exec "$O2/zt_tests" --gtest_filter="${TSAN_FILTER_OPTIMAL:-$F}"
