@@ -80,6 +80,12 @@ step() {
     fi
 }
 
+# gtest_count RE: the sum of the numbers that RE's \(group\) finds in the
+# step's log, 0 if none
+gtest_count() {
+    sed -n "s/$1/\\1/p" "$LOG/$name.log" | awk '{ n += $1 } END { print n + 0 }'
+}
+
 # gtest_step NAME [SCRIPT [ARG...]]: a step that runs a GoogleTest program;
 # each of its tests counts as passed, failed or skipped (GTEST_SKIP, e.g.
 # without ../shared) (a failure without gtest's count counts one; a step
@@ -91,12 +97,10 @@ gtest_step() {
         report SKIP "skipped: $(tail -n 1 "$LOG/$name.log")"
         return
     fi
-    np=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$LOG/$name.log")
-    nf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' "$LOG/$name.log")
-    ns=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' "$LOG/$name.log")
-    np=${np:-0}
-    nf=${nf:-0}
-    ns=${ns:-0}
+    # a step may run several GoogleTest programs: their counts add up
+    np=$(gtest_count '^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*')
+    nf=$(gtest_count '^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below.*')
+    ns=$(gtest_count '^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below.*')
     if [ $rc -ne 0 ] && [ "$nf" -eq 0 ]; then nf=1; fi
     pass=$((pass + np))
     fail=$((fail + nf))
@@ -115,11 +119,17 @@ gtest_step() {
     fi
 }
 
+# the steps that run GoogleTest programs (counted test by test)
+GTEST_STEPS="differential-suite threads-small-segments threads-tsan optimal-small-segments"
+
 # only the steps named
 if [ $# -gt 0 ]; then
     for s; do
-        if [ -f "tools/check/$s.sh" ]; then step "$s"
-        else step "$s" "${s%%-*}" "${s#*-}"; fi
+        case " $GTEST_STEPS " in
+        *" $s "*) gtest_step "$s" ;;
+        *) if [ -f "tools/check/$s.sh" ]; then step "$s"
+           else step "$s" "${s%%-*}" "${s#*-}"; fi ;;
+        esac
     done
     echo
     echo "${failed:+failed:$failed; }${skipped:+skipped:$skipped; }$pass passed, $fail failed, $skip skipped"
@@ -135,10 +145,7 @@ step patch-series
 step fetch-verifies
 step cmake-turbo
 step build-differential-suite
-gtest_step differential-suite
-gtest_step threads-small-segments
-gtest_step threads-tsan
-gtest_step optimal-small-segments
+for s in $GTEST_STEPS; do gtest_step "$s"; done
 step checksums-exhaustive
 for f in turbo/tests/fuzz/fuzz_*.c; do
     t=${f##*/fuzz_}
