@@ -134,7 +134,7 @@ void run_damaged(zt::Ctx &ctx, const std::vector<uint8_t> &z, int wbits, uint64_
 
     /* inflateBack.  Pristine zlib 1.3.2's inflateBack can copy window bytes
      * it never wrote when a damaged stream says "distance too far back"
-     * (/work/shared/repro/README.md), so the window is filled the same way
+     * (turbo/tests/data/README.md), so the window is filled the same way
      * on both sides (0), and ref is run a second time with another filling:
      * if ref's results differ, ref read unwritten memory.  Issue 3 makes
      * turbo refuse such streams with Z_DATA_ERROR "invalid distance too far
@@ -214,13 +214,15 @@ TEST(DamagedStream, Generated) {
     if (!zt::too_many_failures()) EXPECT_GE(st.streams, target);
 }
 
-/* The stream from /work/shared/repro (when present): inflate must refuse it
- * like ref however sliced, and the inflateBack rule above must hold. */
+/* The reproducer turbo/tests/data/infback-distance-too-far.raw (see the
+ * README there; it is part of the repository, so it never skips): inflate
+ * must refuse it like ref however sliced, and the inflateBack rule above
+ * must hold. */
 TEST(DamagedStream, KnownInflateBackRepro) {
     std::vector<uint8_t> z;
-    std::string path = zt::opt().corpus + "/../repro/infback-distance-too-far.raw";
+    std::string path = std::string(ZT_DATA_DIR) + "/infback-distance-too-far.raw";
     FILE *f = fopen(path.c_str(), "rb");
-    if (!f) GTEST_SKIP() << "no " << path;
+    ASSERT_NE(f, nullptr) << "cannot open " << path;
     int c;
     while ((c = fgetc(f)) != EOF) z.push_back((uint8_t)c);
     fclose(f);

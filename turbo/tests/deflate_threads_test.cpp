@@ -185,7 +185,7 @@ bool big_segments() { return probe().from > 8192; }
 #define NEED_THREADS()                                                   \
     do {                                                                 \
         const Probe &p_ = probe();                                       \
-        if (!p_.fn || !p_.threads) GTEST_SKIP() << p_.note;              \
+        ZT_NEED("threads", p_.fn && p_.threads, p_.note);                \
         if (zt::too_many_failures())                                     \
             GTEST_SKIP() << "not run: too many differences reported already"; \
     } while (0)
@@ -966,7 +966,7 @@ void expect_engaged(const Stats &st, const char *test, long at_least = 1) {
 /* Arguments deflateSetThreads() must refuse, and the ones it must take. */
 TEST(DeflateThreads, RejectsBadArguments) {
     const Probe &pr = probe();
-    if (!pr.fn) GTEST_SKIP() << pr.note;
+    ZT_NEED("threads", pr.fn, pr.note);
     EXPECT_EQ(TUR->deflateSetThreads(nullptr, 2), Z_STREAM_ERROR);
     EXPECT_EQ(TUR->deflateSetThreads(nullptr, 0), Z_STREAM_ERROR);
     z_stream zero;
@@ -998,7 +998,7 @@ TEST(DeflateThreads, RejectsBadArguments) {
     EXPECT_EQ(TUR->deflateSetThreads(&inf, 2), Z_STREAM_ERROR);
     EXPECT_EQ(TUR->deflateSetThreads(&inf, 0), Z_STREAM_ERROR);
     TUR->inflateEnd(&inf);
-    if (!pr.threads) GTEST_SKIP() << pr.note << " (it refuses 2 threads, as it must)";
+    ZT_NEED("threads", pr.threads, pr.note + " (it refuses 2 threads, as it must)");
 }
 
 /* The threaded path must be taken at all: worker threads start at a call
@@ -1219,8 +1219,8 @@ TEST(DeflateThreads, DictionaryDiffers) {
  * chains copied in), after deflateReset(), and between calls (raw). */
 TEST(DeflateThreads, PreparedDictionaryDiffers) {
     NEED_THREADS();
-    if (!TUR->deflatePrepareDictionary || !TUR->deflateUseDictionary)
-        GTEST_SKIP() << "the library under test has no prepared dictionaries";
+    ZT_NEED("prepared", TUR->deflatePrepareDictionary && TUR->deflateUseDictionary,
+            "the library under test has no prepared dictionaries");
     Stats st;
     long n = cases_for(250, 2500, 2, 6);
     for (long i = 0; i < n && !st.stop(); i++) {

@@ -2295,7 +2295,7 @@ bool big_segments() { return SEG() > 16384; }
     do {                                                                     \
         NEED_OPTIMAL();                                                      \
         const Probe &p_ = probe();                                           \
-        if (!p_.fn || !p_.threads) GTEST_SKIP() << p_.note;                  \
+        ZT_NEED("threads", p_.fn && p_.threads, p_.note);                    \
     } while (0)
 
 std::vector<int> thread_counts() {
@@ -3130,7 +3130,8 @@ TEST(OptimalLevels, DictionaryRoundTrips) {
  * used at level 6 gives pristine zlib's level-6 bytes */
 TEST(OptimalLevels, PreparedDictionarySameBytes) {
     NEED_OPTIMAL();
-    if (!TUR->deflatePrepareDictionary) GTEST_SKIP() << "the library has no prepared dictionaries";
+    ZT_NEED("prepared", TUR->deflatePrepareDictionary != nullptr,
+            "the library has no prepared dictionaries");
     Cases cs("opt-prepared");
     long cases = by_mode(12, 100);
     for (long i = 0; i < cases && !cs.stop(); i++) {

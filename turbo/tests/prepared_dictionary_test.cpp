@@ -43,8 +43,8 @@ bool have_prepared() {
 }
 #define NEED_PREPARED()                                                  \
     do {                                                                 \
-        if (!have_prepared())                                            \
-            GTEST_SKIP() << "library under test has no prepared dictionaries"; \
+        ZT_NEED("prepared", have_prepared(),                             \
+                "library under test has no prepared dictionaries");      \
     } while (0)
 
 /* All file samples joined: dictionaries and messages are cut from it, a

@@ -265,6 +265,18 @@ static long g_failures = 0;
 
 bool too_many_failures() { return g_failures >= 25; }
 
+bool expects(const char *feature) {
+    const char *e = getenv("ZT_EXPECT");
+    if (!e) return false;
+    for (const std::string &w : split_list(std::string(e) + ":")) {
+        std::istringstream ws(w);
+        std::string f;
+        while (ws >> f)
+            if (f == "all" || f == feature) return true;
+    }
+    return false;
+}
+
 std::string Ctx::describe() const {
     char seedbuf[64];
     snprintf(seedbuf, sizeof seedbuf, "0x%llx", (unsigned long long)seed);

@@ -36,6 +36,25 @@ struct Options {
 Options &opt();
 void init_options(int argc, char **argv);   /* called by main() */
 inline bool full_mode() { return opt().full; }
+
+/* ZT_EXPECT (environment): the extras the library under test must have,
+ * any of "prepared" (prepared dictionaries), "threads" (deflateSetThreads()
+ * that takes 2 threads), "optimal" (levels 10-12), or "all"; make check's
+ * steps set "all" for build/zlib-turbo.  ZT_NEED(FEATURE, HAVE, NOTE) ends a
+ * test that cannot run without FEATURE when HAVE is false: as a failure when
+ * FEATURE is expected (a missing extra must not pass as a skip), else as a
+ * skip with NOTE (pristine zlib in the harness self-test has no extras). */
+bool expects(const char *feature);
+#define ZT_NEED(feature, have, note)                                          \
+    do {                                                                      \
+        if (!(have)) {                                                        \
+            if (zt::expects(feature))                                         \
+                FAIL() << (note) << " -- but ZT_EXPECT says the library "     \
+                          "under test has " << (feature);                     \
+            else                                                              \
+                GTEST_SKIP() << (note);                                       \
+        }                                                                     \
+    } while (0)
 inline long by_mode(long quick, long full) { return opt().full ? full : quick; }
 
 /* ---- seeded RNG (splitmix64) -------------------------------------------- */

@@ -2,7 +2,7 @@
 # run.sh TARGET [REF_TREE TURBO_TREE [CORPUS_DIR]] -- a differential fuzzer
 #
 # TARGET names the libFuzzer target fuzz_TARGET.c in this folder (inflate,
-# deflate, deflate_threads, optimal; a new target is a new fuzz_<name>.c,
+# deflate, deflate_threads, optimal, checksum; a new target is a new fuzz_<name>.c,
 # nothing else; a line " * tur-cflags: FLAGS" in its opening comment adds
 # FLAGS to zlib-turbo's compilation for that target only, as TUR_CFLAGS:
 # threads builds it with -DZT_SEG_BITS=10 and optimal with -DZO_SEG_BITS=10,
