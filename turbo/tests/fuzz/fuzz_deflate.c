@@ -10,7 +10,12 @@
  * The fuzzer's bytes choose: the data (the input after a 12-byte header,
  * optionally repeated with changes to make long matches and slide the
  * window), level, strategy, windowBits (raw, zlib or gzip; 8..15), memLevel
- * (1..9), a dictionary, a gzip header, deflatePrime() bits (also ones that
+ * (1..9), a dictionary (given to zlib-turbo, now and then, as a prepared
+ * dictionary: deflatePrepareDictionary() on its stream, then
+ * deflateUseDictionary() where pristine gets deflateSetDictionary(), which
+ * must be the same to the byte; the object is kept for the dictionary set
+ * again after deflateReset(), perhaps after deflateParams() changed the
+ * level), a gzip header, deflatePrime() bits (also ones that
  * fail with Z_BUF_ERROR), and a sequence of steps, each with its own input
  * and output slice sizes, flush mode, and now and then deflateParams(),
  * deflatePrime(), deflateTune(), deflateCopy() or deflateReset().
@@ -136,7 +141,25 @@ static unsigned slice(void) {
     }
 }
 
+/* deflateSetDictionary() of dict on both; zlib-turbo's stream gets the
+ * prepared object *zd instead when use says so and the library has them
+ * (prepared on that stream at the first use) */
+static void set_dictionary(pair *p, const unsigned char *dict, unsigned dlen,
+                           struct z_dict_s **zd, int use, unsigned char *buf) {
+    int rr, rt;
+    rr = zapi_ref.deflateSetDictionary(&p->r, dict, dlen);
+    if (use && zapi_tur.deflatePrepareDictionary && *zd == NULL &&
+        zapi_tur.deflatePrepareDictionary(&p->t, dict, dlen, zd) != Z_OK)
+        *zd = NULL;
+    if (use && *zd != NULL)
+        rt = zapi_tur.deflateUseDictionary(&p->t, *zd);
+    else
+        rt = zapi_tur.deflateSetDictionary(&p->t, dict, dlen);
+    compare(p, rr, rt, buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    struct z_dict_s *zd = NULL;
     pair slots[2], *p = &slots[0];
     const uint8_t *h = data;
     unsigned char *buf, *dict = NULL;
@@ -197,9 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (len && rnd(4) == 0) {                /* a dictionary from the data */
         dlen = rnd((unsigned)(len < 40000 ? len : 40000)) + 1;
         dict = buf + rnd((unsigned)(len - dlen + 1));
-        rr = zapi_ref.deflateSetDictionary(&p->r, dict, dlen);
-        rt = zapi_tur.deflateSetDictionary(&p->t, dict, dlen);
-        compare(p, rr, rt, buf);
+        set_dictionary(p, dict, dlen, &zd, rnd(2), buf);
     }
     olen = 0;
     steps = 0;
@@ -260,11 +281,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             rt = zapi_tur.deflateReset(&p->t);
             compare(p, rr, rt, buf);
             olen = 0;
-            if (dict && rnd(2)) {
-                rr = zapi_ref.deflateSetDictionary(&p->r, dict, dlen);
-                rt = zapi_tur.deflateSetDictionary(&p->t, dict, dlen);
-                compare(p, rr, rt, buf);
-            }
+            if (dict && rnd(2))
+                set_dictionary(p, dict, dlen, &zd, rnd(2), buf);
         } else if (op == 5) {                /* deflateBound */
             uLong n = rnd(100000);
             CHECK(zapi_ref.deflateBound(&p->r, n) == zapi_tur.deflateBound(&p->t, n),
@@ -286,6 +304,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rr = zapi_ref.deflateEnd(&p->r);
     rt = zapi_tur.deflateEnd(&p->t);
     CHECK(rr == rt, "deflateEnd rc");
+    if (zd != NULL)
+        zapi_tur.deflateFreeDictionary(zd);
     free(buf);
     return 0;
 }
