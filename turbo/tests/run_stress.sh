@@ -10,8 +10,10 @@
 # tests (DeflateThreads.*: LeakSanitizer, part of ASan, checks that
 # deflateEnd() in the middle of a stream leaves nothing) and the tests of
 # levels 10-12 (OptimalLevels.*: their failing allocators, copies, resets
-# and threads under LeakSanitizer too).  ZT_MODE=full for the long run
-# (>= 35,000 damaged streams); ZT_FILTER to run other tests.
+# and threads under LeakSanitizer too) and every allocation of every entry
+# point failed in turn (AllocFailure.*: LeakSanitizer on every failure
+# path).  ZT_MODE=full for the long run (>= 35,000 damaged streams);
+# ZT_FILTER to run other tests.
 # TUR_CFLAGS=-DZT_SEG_BITS=12 compiles zlib-turbo with 4 KiB segments for
 # levels 4-9, -DZO_SEG_BITS=12 for levels 10-12, so that the threads tests
 # run hundreds of small cases instead of a few big ones
@@ -53,4 +55,4 @@ export ZT_MODE=${ZT_MODE:-quick}
 echo "run_stress: REF=$REF TURBO=$TUR${TUR_CFLAGS:+ ($TUR_CFLAGS)} ZT_MODE=$ZT_MODE files: ${files:-(default data)}"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    exec "$B/zt_tests" --gtest_filter="${ZT_FILTER:-DamagedStream.*:DeflateThreads.*:OptimalLevels.*}"
+    exec "$B/zt_tests" --gtest_filter="${ZT_FILTER:-DamagedStream.*:DeflateThreads.*:OptimalLevels.*:AllocFailure.*}"
