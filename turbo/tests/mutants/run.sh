@@ -7,8 +7,9 @@
 # patched tree (build/zlib-turbo: a one-line off-by-one or boundary bug in
 # one technique) with a header before the diff:
 #
-#   Mutant: NAME            what the header describes
+#   Mutant: TECHNIQUE (file, function)   what is mutated
 #   Breaks: ...             what goes wrong, and where it shows
+#   Caught by: ...          the test that must catch it, and why (for people)
 #   Filter: A.B[:C.D]       the narrowest gtest filter that must catch it
 #   Tests: x_test [y_test]  the test files that filter needs (TESTS=)
 #   Cflags: ...             extra flags for the mutated tree (TUR_CFLAGS)
@@ -38,7 +39,7 @@
 #               instead: every one must pass
 #
 # Prints one line per mutant (CAUGHT by which tests, SURVIVED, NOT APPLIED,
-# SKIP) and "mutation-selftest: N caught, N survived, N skipped"; exits 0
+# SKIP) and "mutation-selftest: N caught, N failed, N skipped"; exits 0
 # only when every mutant that ran was caught (with CONTROL=1: passed).
 set -u
 OUT=${1:?usage: run.sh OUTDIR REF TUR_TREE ZINC [MUTANT...]}
