@@ -164,6 +164,7 @@ step simd-absent-by-default
 step simd-auto
 step simd-static
 step harness-selftest
+step mutation-selftest
 step install
 step dist
 

@@ -2149,6 +2149,67 @@ TEST(OptimalLevels, SlicedOutputSameBytes) {
     EXPECT_GT(cs.ran, 0);
 }
 
+/* the input given in deflate(Z_NO_FLUSH) calls that each end exactly at a
+ * segment's end, then deflate(Z_FINISH) with no input: the one-call bytes.
+ * A complete segment must wait for a byte after it (or a flush) before it
+ * is compressed, or it is written without the last-block bit and an empty
+ * last block follows; the random slicings of the tests above end a call at
+ * a segment's end only by chance.  The library's segment size is not known
+ * here (ZO_SEG_BITS in the environment, else every power of two from 1 KiB
+ * to 256 KiB is tried), so each size gets inputs of one, two and three
+ * segments (ZO_SEG_BITS given) or two (the sweep). */
+TEST(OptimalLevels, CallsEndingAtSegmentEndsSameBytes) {
+    NEED_OPTIMAL();
+    std::vector<std::pair<size_t, size_t>> cases;     /* segment, segments */
+    if (seg_bits_env() > 0) {
+        for (size_t k = 1; k <= 3; k++) cases.push_back({(size_t)1 << seg_bits_env(), k});
+    } else {
+        for (int b = 10; b <= 18; b++) cases.push_back({(size_t)1 << b, 2});
+    }
+    for (size_t i = 0; i < cases.size() && !zt::too_many_failures(); i++) {
+        size_t seg = cases[i].first, len = seg * cases[i].second;
+        zt::Rng rng(zt::case_seed("opt-segment-ends", (uint64_t)i));
+        int L = levels()[i % levels().size()];
+        Bytes data = make_data(rng, rng.chance(50) ? K_FILES : K_TEXT, len), one, cut;
+        std::string what = "level " + std::to_string(L) + ", " + std::to_string(len) +
+                           " bytes in calls of " + std::to_string(seg);
+        z_stream s;
+        memset(&s, 0, sizeof s);
+        ASSERT_EQ(ZAPI_DEFLATE_INIT2(TUR, &s, L, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+        int rc = finish_all(TUR, s, data, one);
+        TUR->deflateEnd(&s);
+        ASSERT_EQ(rc, Z_STREAM_END) << what << ": one deflate(Z_FINISH)";
+        Inflated back = ref_inflate(one.data(), one.size(), 15, nullptr, nullptr, len);
+        EXPECT_TRUE(back.rc == Z_STREAM_END && back.out == data)
+            << what << ": the one-call stream does not decode to the input: " << back.what();
+
+        memset(&s, 0, sizeof s);
+        ASSERT_EQ(ZAPI_DEFLATE_INIT2(TUR, &s, L, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+        cut.resize(len * 2 + 1024);
+        s.next_out = cut.data();
+        s.avail_out = (uInt)cut.size();
+        for (size_t pos = 0; pos < len && rc != Z_STREAM_ERROR; pos += seg) {
+            s.next_in = data.data() + pos;
+            s.avail_in = (uInt)seg;
+            rc = TUR->deflate(&s, Z_NO_FLUSH);
+            EXPECT_TRUE(rc == Z_OK && s.avail_in == 0)
+                << what << ": deflate(Z_NO_FLUSH) at " << pos << " returned " << rc << " with "
+                << s.avail_in << " bytes left";
+        }
+        rc = TUR->deflate(&s, Z_FINISH);
+        cut.resize(cut.size() - s.avail_out);
+        TUR->deflateEnd(&s);
+        EXPECT_EQ(rc, Z_STREAM_END) << what << ": deflate(Z_FINISH) with no input";
+        if (cut != one) {
+            size_t d = 0;
+            while (d < cut.size() && d < one.size() && cut[d] == one[d]) d++;
+            ADD_FAILURE() << what << ", then Z_FINISH with no input: " << cut.size()
+                          << " bytes instead of the one-call run's " << one.size()
+                          << ", first difference at offset " << d;
+        }
+    }
+}
+
 /* pristine zlib at levels 1-9 under the same driver: its bytes do not
  * depend on the slicing either.  A failure here is the driver's (the
  * protocol the other tests ask of levels 10-12 is not one zlib keeps) */

@@ -1,0 +1,10 @@
+#!/bin/sh
+# mutation-selftest.sh -- the differential suite catches bugs in zlib-turbo's
+# own code: each turbo/tests/mutants/NAME.patch (a small off-by-one or
+# boundary bug in one technique, applied to a copy of the patched tree's
+# sources) must make the gtest filter named in its header fail
+# (turbo/tests/mutants/run.sh; 2 at a time).  Fails when a mutant survives,
+# crashes instead of failing a test, or no longer applies to the tree.
+set -eu
+BASE_OBJS="$B/tests" JOBS=${JOBS:-2} exec sh turbo/tests/mutants/run.sh \
+    "$B/mutants" "$REF/libz.a" "$TUR" "$REF"
