@@ -113,6 +113,7 @@ hostlib() {
 # hostrefs: zlevels (pristine), zoptimal (zlib-turbo), example and
 # minigzip (pristine) for the host, in $B/host
 hostrefs() {
+    rm -rf "$B/host"
     mkdir -p "$B/host"
     refz=$(hostlib "$REF" ref-objs) &&
     cc $CFLAGS -I"$REF" "$HERE/zlevels.c" $refz -o "$B/host/zlevels" || return 1
