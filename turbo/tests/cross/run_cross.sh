@@ -28,7 +28,8 @@
 #            wrapper) from a seed, inflate() with random slicing and
 #            inflateBack() compared call by call (return code, msg, counters,
 #            adler, output); README's intentional difference 1 is allowed
-#            exactly as the engine says;
+#            exactly as the engine says; then the fuzzer's regression inputs
+#            (turbo/tests/fuzz/regressions/inflate-*.bin);
 #   sums     zsums.c, side by side the same way: adler32(), crc32(), their
 #            _z and _combine functions on every length 0-1100 at 16
 #            alignments, long lengths, pieces; where zlib-turbo's 8-byte
@@ -337,6 +338,19 @@ inflate() {
         tail -n 5 "$D/pair/zdamaged.out"
         say inflate "FAILED (the input is $D/pair/zdamaged-failed.bin: $run $D/pair/zdamaged$x -i FILE replays it)"
         sum="$sum inflate FAILED"
+        return 1
+    fi
+    # the inflate fuzzer's regression inputs, as they are
+    s=$(now)
+    set -- "$FUZZ"/regressions/inflate-*.bin
+    [ -f "$1" ] || return 0
+    if (cd "$D/pair" && $run "./zdamaged$x" -i "$@") >"$D/pair/regressions.out" 2>&1; then
+        say inflate "the inflate fuzzer's regression inputs: $(sed 's/^zdamaged: //' "$D/pair/regressions.out")"
+        sum="$sum+$#"
+    else
+        tail -n 5 "$D/pair/regressions.out"
+        say inflate "FAILED on a regression input ($D/pair/regressions.out)"
+        sum="$sum inflate-regressions FAILED"
         return 1
     fi
 }
