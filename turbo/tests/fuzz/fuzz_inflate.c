@@ -33,6 +33,12 @@
 
 #define CAP (1u << 18)          /* output cap per stream */
 
+/* what was compared, for drivers (turbo/tests/cross/zdamaged.c): inflate()
+   calls, inflateBack() runs, and the runs where the libraries differed as
+   README's intentional difference 1 allows */
+unsigned long fuzz_inflate_calls, fuzz_inflate_back_runs,
+              fuzz_inflate_back_allowed;
+
 static uint32_t rs;
 
 /* next pseudo-random number of the slicing */
@@ -155,6 +161,7 @@ static void run_inflate(const uint8_t *in, size_t n, int wbits,
         r.avail_out = t.avail_out = ao;
         rr = zapi_ref.inflate(&r, fl);
         rt = zapi_tur.inflate(&t, fl);
+        fuzz_inflate_calls++;
         if (r.next_in - in != t.next_in - in || rr != rt) abort();
         r.next_in = t.next_in;          /* same offset: compare the rest */
         same(&r, &t, rr, rt);
@@ -281,6 +288,7 @@ static void run_back(const uint8_t *in, size_t n, int wb, unsigned c,
     int rr, rt, rsl;
     rr = back(&zapi_ref, in, n, wb, c, seed, win_r, ob_r, &nr, &mr, &fr, &ar);
     rt = back(&zapi_tur, in, n, wb, c, seed, win_t, ob_t, &nt, &mt, &ft, &at);
+    fuzz_inflate_back_runs++;
     if (rr == rt && nr == nt && memcmp(ob_r, ob_t, nr) == 0 &&
         (mr == NULL) == (mt == NULL) && (mr == NULL || strcmp(mr, mt) == 0)) {
         if (fr != ft || ar != at) abort();
@@ -290,6 +298,7 @@ static void run_back(const uint8_t *in, size_t n, int wb, unsigned c,
     rsl = back(&zapi_ref, in, n, wb, 4, seed, win_r, ob_s, &ns, &ms, &fs, &as);
     if (rsl != rt || ns != nt || memcmp(ob_s, ob_t, nt)) abort();
     if ((ms == NULL) != (mt == NULL) || (ms && strcmp(ms, mt))) abort();
+    fuzz_inflate_back_allowed++;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
