@@ -385,6 +385,11 @@ t "-dc combined" test $? -eq 0
 "$ZT" -dfk k.gz
 t "-dfk" test -f k.gz
 t "-dfk: content" cmp -s k "$I/text"
+"$ZT" -v -k -f k 2>"$O/err"
+t "-v: the ratio and the name" has "$O/err" "% -- created k.gz"
+"$ZR" -n -T4 -c k 2>"$O/err" | cmp -s - "$O/out/text.6.ref.gz"
+t "the pristine build takes -T4 (one thread, the same bytes)" test $? -eq 0
+t "the pristine build: -T4 silently" test ! -s "$O/err"
 mkdir -p tree/sub
 cp "$I/tiny" tree/a && cp "$I/text" tree/sub/b && cp "$O/m1.gz" tree/c.gz
 "$ZT" -r tree

@@ -34,7 +34,9 @@
  *   does; -n for the reproducible form (the same file on every machine and
  *   thread count).  Decompression does not restore them (-n), as gzip; -N
  *   restores both.  -T 1 (one thread, as gzip; safe under make -j and xargs
- *   -P); -T 0 = one thread per online CPU.  Threads help at levels 4-12 only.
+ *   -P); -T 0 = one thread per online CPU.  Threads help at levels 4-12
+ *   only; where they cannot be had (a library without threads, memory, the
+ *   pristine build) zturbo compresses on one, silently (-v says so).
  * - Trailing data after a member (as gzip 1.12): zero bytes are ignored
  *   (exit 0); one lone byte is "unexpected end of file" (exit 1); anything
  *   else is "decompression OK, trailing garbage ignored" with exit 2 (with -c
@@ -462,7 +464,7 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 
 /* in to out as one gzip member with header hd: 0, or 1 after a message */
 static int gz_compress(int in, int out, const char *iname, const char *oname,
-                       gz_header *hd, double isize, double *outlen)
+                       gz_header *hd, double isize, double *len)
 {
     z_stream s;
     int ret, flush;
@@ -479,9 +481,9 @@ static int gz_compress(int in, int out, const char *iname, const char *oname,
 #if ZT_TURBO
     if (threads > 1 && deflateSetThreads(&s, threads) != Z_OK) {
         static int said = 0;
-        if (!said)
+        if (!said && verbose)
             msg(M_NOTE, NULL, "threads not available in this zlib-turbo, "
-                "compressing on one");
+                "compressing on one (the same bytes)");
         said = 1;
     }
 #endif
@@ -518,7 +520,8 @@ static int gz_compress(int in, int out, const char *iname, const char *oname,
     } while (flush != Z_FINISH);
     deflateEnd(&s);
     progress_clear();
-    *outlen = olen;
+    len[0] = done;
+    len[1] = olen;
     return 0;
 }
 
@@ -592,7 +595,7 @@ struct gzinfo {
 /* in to out (-1: nowhere) for every member; D_OK, D_ERROR after a message,
    or D_GARBAGE (trailing garbage, no message yet) */
 static int gz_decompress(int in, int out, const char *iname, const char *oname,
-                         double isize, struct gzinfo *info, double *outlen)
+                         double isize, struct gzinfo *info, double *len)
 {
     struct inbuf b;
     z_stream s;
@@ -616,7 +619,7 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
     b.pos = b.len = 0;
     b.total = 0;
     b.eof = 0;
-    *outlen = 0;
+    len[0] = 0;
     progress_start(iname, isize);
     for (;;) {
         /* the start of a member, or what follows the last one */
@@ -697,7 +700,7 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
                 ret = D_ERROR;
                 goto done;
             }
-            *outlen += ZT_DCHUNK - s.avail_out;
+            len[0] += ZT_DCHUNK - s.avail_out;
             progress(b.total - (double)(b.len - b.pos));
             if (zret == Z_STREAM_END)
                 break;
@@ -734,6 +737,7 @@ read_error:
     msg(M_ERROR, iname, "%s", strerror(errno));
     ret = D_ERROR;
 done:
+    len[1] = b.total;
     inflateEnd(&s);
     progress_clear();
     return ret;
@@ -850,10 +854,11 @@ static void copy_meta_closed(const char *path, const struct stat *st,
 #endif
 }
 
-static void show_ratio(const char *name, double in, double out,
+/* -v: len[0] bytes uncompressed, len[1] compressed */
+static void show_ratio(const char *name, const double *len,
                        const char *what, const char *oname)
 {
-    double r = in > 0 ? 100 * (in - out) / in : 0;
+    double r = len[0] > 0 ? 100 * (len[0] - len[1]) / len[0] : 0;
     if (!verbose || quiet)
         return;
     progress_clear();
@@ -879,7 +884,7 @@ static void treat_stdin(void)
 {
     struct stat st;
     struct gzinfo info;
-    double olen;
+    double len[2];
     int ret;
 
     set_binary(0);
@@ -893,13 +898,15 @@ static void treat_stdin(void)
         info.name = NULL;
         ret = gz_decompress(0, test ? -1 : 1, "stdin", "stdout",
                             fstat(0, &st) == 0 && S_ISREG(st.st_mode) ?
-                            (double)st.st_size : -1, &info, &olen);
+                            (double)st.st_size : -1, &info, len);
         free(info.name);
         if (ret == D_GARBAGE)
             msg(M_WARN, "stdin", "decompression OK, trailing garbage "
                 "ignored");
         else if (ret == D_OK && test && verbose && !quiet)
             fprintf(stderr, "stdin:\t OK\n");
+        else if (ret == D_OK && !test)
+            show_ratio("stdin", len, NULL, NULL);
     }
     else {
         gz_header hd;
@@ -911,9 +918,8 @@ static void treat_stdin(void)
             (double)st.st_mtime <= 4294967295.0)
             hd.time = (uLong)st.st_mtime;
         if (gz_compress(0, 1, "stdin", "stdout", &hd, S_ISREG(st.st_mode) ?
-                        (double)st.st_size : -1, &olen) == 0)
-            show_ratio("stdin", S_ISREG(st.st_mode) ? (double)st.st_size :
-                       0, olen, NULL, NULL);
+                        (double)st.st_size : -1, len) == 0)
+            show_ratio("stdin", len, NULL, NULL);
     }
 }
 
@@ -927,7 +933,7 @@ static void treat_file(const char *name, int in_dir)
     char *found = NULL, *oname = NULL, *final = NULL;
     const char *which;
     int in = -1, out = -1, ret;
-    double olen = 0;
+    double len[2];
 
     info.name = NULL;
     info.mtime = 0;
@@ -1026,7 +1032,7 @@ static void treat_file(const char *name, int in_dir)
 
     if (decompress || test) {
         ret = gz_decompress(in, out, name, tostdout ? "stdout" : oname,
-                            (double)st.st_size, &info, &olen);
+                            (double)st.st_size, &info, len);
         if (ret == D_GARBAGE) {
             if (tostdout || test)
                 msg(M_WARN, name, "decompression OK, trailing garbage "
@@ -1046,7 +1052,7 @@ static void treat_file(const char *name, int in_dir)
                 hd.time = (uLong)st.st_mtime;
         }
         ret = gz_compress(in, out, name, tostdout ? "stdout" : oname, &hd,
-                          (double)st.st_size, &olen);
+                          (double)st.st_size, len);
     }
     if (test) {
         if (ret == D_OK && verbose && !quiet)
@@ -1055,8 +1061,7 @@ static void treat_file(const char *name, int in_dir)
     }
     if (tostdout) {
         if (ret == D_OK)
-            show_ratio(name, decompress ? olen : (double)st.st_size,
-                       decompress ? (double)st.st_size : olen, NULL, NULL);
+            show_ratio(name, len, NULL, NULL);
         out = -1;
         goto end;
     }
@@ -1100,12 +1105,7 @@ static void treat_file(const char *name, int in_dir)
                      info.mtime != 0, info.mtime);
     if (temp_commit(final) != 0)
         goto end;
-    if (decompress)
-        show_ratio(name, olen, (double)st.st_size, keep ? "created" :
-                   "replaced with", final);
-    else
-        show_ratio(name, (double)st.st_size, olen, keep ? "created" :
-                   "replaced with", final);
+    show_ratio(name, len, keep ? "created" : "replaced with", final);
     if (!keep) {
         close(in);
         in = -1;
@@ -1422,7 +1422,7 @@ int main(int argc, char **argv)
     int nfiles, i;
 
     nfiles = parse(argc, argv);
-    if (!ZT_TURBO && threads > 1)
+    if (!ZT_TURBO && threads > 1 && verbose)
         msg(M_NOTE, NULL, "built without zlib-turbo: -T ignored, one thread");
     if (savename < 0)
         savename = decompress || test ? 0 : 1;
