@@ -22,18 +22,23 @@
  *   shorter, with Z_FINISH; an input of a whole number of chunks ends with an
  *   empty Z_FINISH call) and the output taken ZT_OCHUNK bytes at a time, for
  *   every thread count and in both builds, so the deflate data is zlib
- *   1.3.2's for the input and level, whatever -T says.
- * - Header.  FLG: FNAME only (no FTEXT, FHCRC, FEXTRA, FCOMMENT).  MTIME:
+ *   1.3.2's for the input and level, whatever -T says.  (zlib's bytes at
+ *   levels 1-9 do not depend on that slicing anyway: 1 MiB and 16 MiB calls,
+ *   and Python's zlib 1.2.13 fed 1000 bytes at a time, give the same file.)
+ * - Header.  FLG: FNAME when a name is stored, else 0 (never FTEXT, FHCRC,
+ *   FEXTRA, FCOMMENT).  MTIME:
  *   -n: 0; -N: the input's mtime (0 if the input is a pipe, or if the time is
  *   outside 1..2^32-1).  FNAME: -N and a named input: the name without its
  *   directory; never for standard input.  XFL: as zlib writes it (2 at -9
- *   and -10..-12, 4 at -1, else 0).  OS: always 3 (Unix), on every platform:
+ *   and -10..-12, 4 at -0 and -1, else 0).  OS: always 3 (Unix), on every platform:
  *   what GNU gzip and zlib write on Unix-like systems, so `zturbo -n` output
  *   from Windows is the same file (zlib itself would write 10 there).
  * - Defaults.  Level 6.  Compression stores name and mtime (-N), as gzip
  *   does; -n for the reproducible form (the same file on every machine and
- *   thread count).  Decompression does not restore them (-n), as gzip; -N
- *   restores both.  -T 1 (one thread, as gzip; safe under make -j and xargs
+ *   thread count).  Decompression does not restore them (-n), as gzip: the
+ *   output is named after the input and gets its mtime; -N restores both
+ *   (the stored name without any directory, in the input's directory, never
+ *   over the input itself; a stored mtime of 0 is not used).  -T 1 (one thread, as gzip; safe under make -j and xargs
  *   -P); -T 0 = one thread per online CPU.  Threads help at levels 4-12
  *   only; where they cannot be had (a library without threads, memory, the
  *   pristine build) zturbo compresses on one, silently (-v says so).
@@ -45,7 +50,8 @@
  *   output (nor delete the input): the message is always printed, the exit
  *   status is 2.  -dcf copies data that is not gzip through unchanged.
  * - Errors: 1; warnings (file skipped, output exists, trailing garbage): 2,
- *   as gzip.  An output file is written under a temporary name in the
+ *   as gzip ("already has .gz suffix -- unchanged" leaves the status 0, as
+ *   gzip 1.12).  An output file is written under a temporary name in the
  *   output's directory and renamed when complete (without -f, with link()
  *   so that an existing file is never replaced); on any error or on SIGINT,
  *   SIGTERM, SIGHUP, SIGPIPE the temporary file is removed.  The input is
