@@ -171,6 +171,7 @@ step simd-static
 step harness-selftest
 step mutation-selftest
 step cross-quick cross quick
+step zturbo-command
 step install
 step dist
 

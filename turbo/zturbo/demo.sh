@@ -18,6 +18,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 TUR=${TUR:-$TOP/build/zlib-turbo}
 REF=${REF:-$TOP/build/zlib-1.3.2}
+# the program's source: ours, src/cmd/zturbo.c, as the patched tree has it
+SRC=${ZTURBO_SRC:-$TUR/cmd/zturbo.c}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2}
 O=${O:-$TOP/build/zturbo-demo}
@@ -30,8 +32,8 @@ mkdir -p "$O" || exit 1
 ZT=$O/zturbo
 ZR=$O/zturbo-pristine
 # shellcheck disable=SC2086
-$CC $CFLAGS -I"$TUR" -o "$ZT" "$HERE/zturbo.c" "$TUR/libz.a" -pthread &&
-$CC $CFLAGS -DZTURBO_PRISTINE -I"$REF" -o "$ZR" "$HERE/zturbo.c" \
+$CC $CFLAGS -I"$TUR" -o "$ZT" "$SRC" "$TUR/libz.a" -pthread &&
+$CC $CFLAGS -DZTURBO_PRISTINE -I"$REF" -o "$ZR" "$SRC" \
     "$REF/libz.a" || exit 1
 
 if [ $# -ge 1 ]; then

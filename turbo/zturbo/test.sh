@@ -2,7 +2,8 @@
 # turbo/zturbo/test.sh -- zturbo, the gzip-compatible command, against
 # pristine zlib 1.3.2 and the system's gzip
 #
-# Builds zturbo.c twice: on zlib-turbo ($TUR/libz.a and zturbo.h) and, with
+# Builds zturbo ($TUR/cmd/zturbo.c, ours: src/cmd/zturbo.c; ZTURBO_SRC=FILE
+# for another) twice: on zlib-turbo ($TUR/libz.a and zturbo.h) and, with
 # -DZTURBO_PRISTINE, on pristine zlib 1.3.2 ($REF/libz.a), and checks:
 # - bytes: for generated files (empty, tiny, text, incompressible, mixed)
 #   and a few corpus files, at levels 1, 6 and 9, zlib-turbo's
@@ -38,6 +39,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 TUR=${TUR:-$TOP/build/zlib-turbo}
 REF=${REF:-$TOP/build/zlib-1.3.2}
+# the program's source: ours, src/cmd/zturbo.c, as the patched tree has it
+SRC=${ZTURBO_SRC:-$TUR/cmd/zturbo.c}
 CORPUS=${CORPUS:-$TOP/../shared/corpus}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2}
@@ -83,23 +86,23 @@ has() { grep -q "$2" "$1"; }
 
 # -- build ------------------------------------------------------------------
 # shellcheck disable=SC2086
-if ! $CC $CFLAGS -I"$TUR" -o "$ZT" "$HERE/zturbo.c" "$TUR/libz.a" \
+if ! $CC $CFLAGS -I"$TUR" -o "$ZT" "$SRC" "$TUR/libz.a" \
         -pthread >"$O/build.log" 2>&1; then
     cat "$O/build.log"
     echo "FAIL: zturbo does not build on zlib-turbo"
     exit 1
 fi
 # shellcheck disable=SC2086
-if ! $CC $CFLAGS -DZTURBO_PRISTINE -I"$REF" -o "$ZR" "$HERE/zturbo.c" \
+if ! $CC $CFLAGS -DZTURBO_PRISTINE -I"$REF" -o "$ZR" "$SRC" \
         "$REF/libz.a" >>"$O/build.log" 2>&1; then
     cat "$O/build.log"
     echo "FAIL: zturbo does not build on pristine zlib"
     exit 1
 fi
 if $CC -std=c89 -pedantic -Wall -Wextra -Werror -I"$TUR" -c \
-        -o "$O/c89.o" "$HERE/zturbo.c" >"$O/c89.log" 2>&1 &&
+        -o "$O/c89.o" "$SRC" >"$O/c89.log" 2>&1 &&
    $CC -std=c89 -pedantic -Wall -Wextra -Werror -DZTURBO_PRISTINE \
-        -I"$REF" -c -o "$O/c89.o" "$HERE/zturbo.c" >>"$O/c89.log" 2>&1; then
+        -I"$REF" -c -o "$O/c89.o" "$SRC" >>"$O/c89.log" 2>&1; then
     ok
 else
     cat "$O/c89.log"
@@ -107,7 +110,7 @@ else
 fi
 if command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
     if x86_64-w64-mingw32-gcc -Wall -Wextra -Werror -I"$TUR" -c \
-            -o "$O/win.o" "$HERE/zturbo.c" >"$O/win.log" 2>&1; then
+            -o "$O/win.o" "$SRC" >"$O/win.log" 2>&1; then
         ok
     else
         cat "$O/win.log"
