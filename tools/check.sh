@@ -20,7 +20,10 @@
 #
 # tools/check.sh STEP... runs only those steps, each tools/check/STEP.sh,
 # or SCRIPT-ARG for tools/check/SCRIPT.sh ARG (make check-cross: cross-m32
-# cross-s390x; make check-windows: cross-win64), and keeps the other logs.
+# cross-s390x; make check-windows: cross-win64; make check-variants:
+# variants, zlib's build variants compared pairwise, long: VARIANTS="name
+# ...", JOBS=N; one line per variant in build/variants/summary.txt), and
+# keeps the other logs.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
