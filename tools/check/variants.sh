@@ -332,7 +332,7 @@ for name in $VARIANTS; do
 done
 e=$(($(date +%s) - t0))
 say ""
-say "variants took ${e}s${failed:+; failed:$failed}: $npass passed, $nfail failed, $nskip skipped"
+say "variants took ${e}s: $npass passed, $nfail failed, $nskip skipped${failed:+ (failed:$failed)}"
 [ "$nfail" -eq 0 ] || exit 1
 [ "$npass" -gt 0 ] || skip "every variant was skipped"
 exit 0
