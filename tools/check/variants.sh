@@ -256,6 +256,9 @@ dispatch() {
     done
 }
 
+# every name first: a typo must not end a long run half-way
+for name in $VARIANTS; do define "$name" || exit 2; done
+
 npass=0 nfail=0 nskip=0 failed=
 t0=$(date +%s)
 say() { echo "$*"; echo "$*" >>"$SUMMARY"; [ -z "${VARIANTS_TTY:-}" ] || echo "$*" >&3; }
