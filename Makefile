@@ -16,6 +16,11 @@
 #                     for fewer)
 #   make check-windows  the same for 64-bit Windows (mingw-w64, its threads,
 #                     run under wine)
+#   make check-variants  zlib's build variants (ZLIB_DEBUG, INFLATE_STRICT,
+#                     NO_GZIP..., -O0..-Os, gcc and clang, SIMD, UBSan, ASan,
+#                     valgrind): both trees built the same way, compared by a
+#                     subset of the differential suite (tools/check/variants.sh;
+#                     long; VARIANTS="name ..." for some, JOBS=N)
 #   make fuzz         the differential fuzzers (turbo/tests/fuzz/run.sh), one
 #                     after the other: TARGETS="inflate deflate" (default:
 #                     every turbo/tests/fuzz/fuzz_*.c), TIME=60 seconds each,
@@ -63,7 +68,7 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check check-cross check-windows fuzz refresh reset-tree install dist \
+.PHONY: all build demo check check-cross check-windows check-variants fuzz refresh reset-tree install dist \
         bench bench-threads bench-optimal version clean distclean FORCE
 
 all: build demo
@@ -122,6 +127,10 @@ check-cross: build
 
 check-windows: build
 	@sh tools/check.sh cross-win64
+
+# one line per variant as it ends (fd 3), the step's log in build/check/
+check-variants: build
+	@VARIANTS_TTY=1 sh tools/check.sh variants 3>&1
 
 TARGETS ?= $(patsubst turbo/tests/fuzz/fuzz_%.c,%,$(wildcard turbo/tests/fuzz/fuzz_*.c))
 TIME ?= 60

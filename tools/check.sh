@@ -24,10 +24,12 @@
 # or SCRIPT-ARG for tools/check/SCRIPT.sh ARG (make check-cross:
 # cross-x86-64 cross-m32 cross-arm64 cross-armel cross-ppc64le cross-s390x
 # cross-riscv64, each target cross-compiled and run under qemu-user; make
-# check-windows: cross-win64), and keeps the other logs.  The full run
-# has cross-quick (tools/check/cross.sh quick: arm64 and s390x under qemu on
-# one file, about 30 s), which is skipped where those cross compilers and
-# qemu-user are not installed.
+# check-windows: cross-win64; make check-variants: variants, zlib's build
+# variants compared pairwise, long: VARIANTS="name ...", JOBS=N; one line
+# per variant in build/variants/summary.txt), and keeps the other logs.
+# The full run has cross-quick (tools/check/cross.sh quick: arm64 and s390x
+# under qemu on one file, about 30 s), which is skipped where those cross
+# compilers and qemu-user are not installed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
