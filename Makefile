@@ -126,7 +126,7 @@ check-cross: build
 	@sh tools/check.sh $(addprefix cross-,$(CROSS_TARGETS))
 
 check-windows: build
-	@sh tools/check.sh cross-win64
+	@sh tools/check.sh cross-win64 windows-cmake
 
 # one line per variant as it ends (fd 3), the step's log in build/check/
 check-variants: build
