@@ -175,6 +175,7 @@ step mutation-selftest
 step cross-quick cross quick
 step zturbo-command
 step install
+step consumers
 step dist
 
 e=$(($(date +%s) - t0))
