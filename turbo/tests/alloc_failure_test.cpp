@@ -688,25 +688,9 @@ void run_deflate(Tally &tl, const DefCase &c, bool with_ref, long first_k = 0,
 }
 
 bool is_turbo() { return TUR->zlibTurboVersion != nullptr; }
-bool have_prepared() {
-    return TUR->deflatePrepareDictionary && TUR->deflateUseDictionary && TUR->deflateFreeDictionary;
-}
-bool have_threads() {
-    if (!TUR->deflateSetThreads) return false;
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (ZAPI_DEFLATE_INIT2(TUR, &s, 6, Z_DEFLATED, 15, 8, 0) != Z_OK) return false;
-    bool ok = TUR->deflateSetThreads(&s, 2) == Z_OK;
-    TUR->deflateEnd(&s);
-    return ok;
-}
-bool have_optimal() {
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (ZAPI_DEFLATE_INIT2(TUR, &s, 10, Z_DEFLATED, 15, 8, 0) != Z_OK) return false;
-    TUR->deflateEnd(&s);
-    return true;
-}
+using zt::have_prepared;
+using zt::have_threads;
+using zt::have_optimal;
 
 /* threads must start in c's run without failures: deflate() then allocates
  * (their buffers), else the failures of those allocations go untested */
@@ -764,7 +748,7 @@ TEST(AllocFailure, Deflate) {
  * stream's zalloc; when it fails the caller uses deflateSetDictionary() and
  * the bytes are pristine's */
 TEST(AllocFailure, PreparedDictionary) {
-    if (!have_prepared()) GTEST_SKIP() << "the library under test has no prepared dictionaries";
+    ZT_NEED("prepared", have_prepared(), "the library under test has no prepared dictionaries");
     Tally tl;
     for (int L = 0; L <= 9; L += zt::full_mode() ? 1 : 2) {
         DefCase c;
@@ -799,7 +783,7 @@ TEST(AllocFailure, PreparedDictionary) {
  * the first threaded deflate() fail in turn: Z_MEM_ERROR from
  * deflateSetThreads() only, deflate() never fails, pristine's bytes */
 TEST(AllocFailure, Threads) {
-    if (!have_threads()) GTEST_SKIP() << "the library under test has no threads (deflateSetThreads)";
+    ZT_NEED("threads", have_threads(), "the library under test has no threads (deflateSetThreads)");
     Tally tl;
     for (int L = 4; L <= 9; L++) {
         DefCase c;
@@ -827,7 +811,7 @@ TEST(AllocFailure, Threads) {
  * 10-12 before the first deflate; the stream goes on at its old level),
  * deflateCopy (the source goes on); threads: fewer, the same bytes */
 TEST(AllocFailure, OptimalLevels) {
-    if (!is_turbo()) GTEST_SKIP() << "the library under test is not zlib-turbo (no levels 10-12)";
+    ZT_NEED("optimal", is_turbo(), "the library under test is not zlib-turbo (no levels 10-12)");
     ASSERT_TRUE(have_optimal()) << "zlib-turbo refuses level 10";
     Tally tl;
     for (int L = 10; L <= 12; L++) {
@@ -1506,7 +1490,7 @@ TEST(AllocFailure, CompressUncompress) {
 /* levels 10-12 through gz* and compress2 (zlib-turbo only; malloc()) */
 TEST(AllocFailure, GzOptimalLevels) {
     NEED_WRAP();
-    if (!is_turbo()) GTEST_SKIP() << "the library under test is not zlib-turbo (no levels 10-12)";
+    ZT_NEED("optimal", is_turbo(), "the library under test is not zlib-turbo (no levels 10-12)");
     TmpCleanup cleanup;
     Tally tl;
     for (int L = 10; L <= 12; L += zt::full_mode() ? 1 : 2) {

@@ -90,22 +90,8 @@ int task_count() {
 
 int wbits_arg(int wb, int wrap) { return wrap == 0 ? -wb : wrap == 2 ? wb + 16 : wb; }
 
-bool have_threads() {
-    if (!TUR->deflateSetThreads) return false;
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (ZAPI_DEFLATE_INIT2(TUR, &s, 6, Z_DEFLATED, 15, 8, 0) != Z_OK) return false;
-    bool ok = TUR->deflateSetThreads(&s, 2) == Z_OK;
-    TUR->deflateEnd(&s);
-    return ok;
-}
-bool have_optimal() {
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (ZAPI_DEFLATE_INIT2(TUR, &s, 10, Z_DEFLATED, 15, 8, 0) != Z_OK) return false;
-    TUR->deflateEnd(&s);
-    return true;
-}
+using zt::have_threads;
+using zt::have_optimal;
 
 /* ---- one stream --------------------------------------------------------------- */
 struct Case {
@@ -399,7 +385,7 @@ TEST(StreamingFlush, Levels0to9) {
 
 /* levels 10-12: decodable at each flush (no pristine counterpart) */
 TEST(StreamingFlush, Levels10to12) {
-    if (!have_optimal()) GTEST_SKIP() << "the library under test has no levels 10-12";
+    ZT_NEED("optimal", have_optimal(), "the library under test has no levels 10-12");
     auto t0 = std::chrono::steady_clock::now();
     Count n;
     const long want = zt::by_mode(2500, 10000);
@@ -418,7 +404,7 @@ TEST(StreamingFlush, Levels10to12) {
 
 /* deflateSetThreads() at levels 4-9: pristine's bytes on one thread */
 TEST(StreamingFlush, Threads) {
-    if (!have_threads()) GTEST_SKIP() << "the library under test has no threads (deflateSetThreads)";
+    ZT_NEED("threads", have_threads(), "the library under test has no threads (deflateSetThreads)");
     auto t0 = std::chrono::steady_clock::now();
     Count n;
     const long want = zt::by_mode(1500, 6000);
@@ -442,8 +428,8 @@ TEST(StreamingFlush, Threads) {
 
 /* levels 10-12 with threads: decodable at each flush */
 TEST(StreamingFlush, OptimalThreads) {
-    if (!have_threads() || !have_optimal())
-        GTEST_SKIP() << "the library under test has no threads or no levels 10-12";
+    ZT_NEED("threads", have_threads(), "the library under test has no threads (deflateSetThreads)");
+    ZT_NEED("optimal", have_optimal(), "the library under test has no levels 10-12");
     auto t0 = std::chrono::steady_clock::now();
     Count n;
     const long want = zt::by_mode(150, 600);

@@ -265,6 +265,29 @@ static long g_failures = 0;
 
 bool too_many_failures() { return g_failures >= 25; }
 
+bool have_prepared() {
+    return TUR->deflatePrepareDictionary && TUR->deflateUseDictionary &&
+           TUR->deflateFreeDictionary;
+}
+
+bool have_threads() {
+    if (!TUR->deflateSetThreads) return false;
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (ZAPI_DEFLATE_INIT2(TUR, &s, 6, Z_DEFLATED, 15, 8, 0) != Z_OK) return false;
+    bool ok = TUR->deflateSetThreads(&s, 2) == Z_OK;
+    TUR->deflateEnd(&s);
+    return ok;
+}
+
+bool have_optimal() {
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (ZAPI_DEFLATE_INIT2(TUR, &s, 10, Z_DEFLATED, 15, 8, 0) != Z_OK) return false;
+    TUR->deflateEnd(&s);
+    return true;
+}
+
 bool expects(const char *feature) {
     const char *e = getenv("ZT_EXPECT");
     if (!e) return false;

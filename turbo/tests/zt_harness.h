@@ -45,6 +45,11 @@ inline bool full_mode() { return opt().full; }
  * FEATURE is expected (a missing extra must not pass as a skip), else as a
  * skip with NOTE (pristine zlib in the harness self-test has no extras). */
 bool expects(const char *feature);
+/* the extras the library under test has: prepared dictionaries; a
+ * deflateSetThreads() that takes 2 threads; level 10 */
+bool have_prepared();
+bool have_threads();
+bool have_optimal();
 #define ZT_NEED(feature, have, note)                                          \
     do {                                                                      \
         if (!(have)) {                                                        \
