@@ -90,6 +90,9 @@
 
 #ifdef ZT_THREADS
 #include "zthread.h"
+#if !defined(_WIN32) && !defined(Z_SOLO)
+#  include <unistd.h>            /* getuid() */
+#endif
 
 /* a scratch state for deflate_job_run(): one per thread */
 typedef struct {
@@ -113,6 +116,7 @@ struct zt_mt_s {
     zt_thread *tids;
     zt_thread_start *starts;
     int nworkers;           /* started */
+    unsigned long forks;    /* zt_forks() when they were */
     int nomore;             /* a worker could not be started */
     int ready;              /* the job buffers are allocated */
     int quit;
@@ -254,6 +258,13 @@ local void more_workers(zt_mt *mt) {
            mt->nworkers < mt->count - 1) {
         int i = mt->nworkers;
 
+        if (i == 0) {
+            if (zt_fork_watch()) {
+                mt->nomore = 1;
+                break;
+            }
+            mt->forks = zt_forks();
+        }
         mt->starts[i].fn = worker;
         mt->starts[i].arg = &mt->scratch[i + 1];
         if (zt_thread_create(&mt->tids[i], &mt->starts[i]))
@@ -634,13 +645,147 @@ fail:
     return Z_MEM_ERROR;
 }
 
+/* ===========================================================================
+ * fork().  The child process has only the thread that called fork(): the
+ * workers of the streams it inherits are not there, and the lock or a
+ * condition variable of one of those streams may have been in use by one
+ * of them.  A pthread_atfork() handler counts the fork()s in the child
+ * (zt_forks()), from the first time a worker is started; a stream
+ * remembers the count under which its workers started.  When it differs,
+ * lost() gives the stream fresh synchronisation objects and no workers:
+ * jobs that a worker was running are run again by the calling thread (a
+ * job's result depends only on its copy of the input and its plan, so the
+ * bytes are the same), and the stream starts no more workers.  Windows has
+ * no fork().
+ */
+#ifdef _WIN32
+unsigned long ZLIB_INTERNAL zt_forks(void) {
+    return 0;
+}
+
+int ZLIB_INTERNAL zt_fork_watch(void) {
+    return 0;
+}
+#else
+local unsigned long fork_count;
+local pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+local int fork_watched;
+
+/* in the child, which has one thread */
+local void fork_child(void) {
+    fork_count++;
+}
+
+local void fork_setup(void) {
+    fork_watched = pthread_atfork(NULL, NULL, fork_child) == 0;
+}
+
+unsigned long ZLIB_INTERNAL zt_forks(void) {
+    return fork_count;
+}
+
+/* Set up the count, once; 0 on success.  Without it no worker is started. */
+int ZLIB_INTERNAL zt_fork_watch(void) {
+    pthread_once(&fork_once, fork_setup);
+    return !fork_watched;
+}
+#endif
+
+/* s's workers, if it has any, were started in this process?  If not (we
+ * are a child of fork()), forget them as above. */
+local void lost(deflate_state *s) {
+    zt_mt *mt = s->zt_mt;
+    int i;
+
+    if (mt == Z_NULL || mt->nworkers == 0 || mt->forks == zt_forks())
+        return;
+    (void)zt_mutex_init(&mt->lock);
+    (void)zt_cond_init(&mt->work);
+    (void)zt_cond_init(&mt->done);
+    for (i = 0; i < mt->nslots; i++)
+        if (mt->slots[i].state == ZT_RUNNING)
+            mt->slots[i].state = ZT_READY;
+    mt->nworkers = 0;
+    mt->nomore = 1;
+}
+
+/* The count in ZLIB_TURBO_THREADS: a decimal number, at most
+ * ZLIB_TURBO_MAX_THREADS (larger ones are taken as that); 0 when it is not
+ * set, not a number, or the program runs with other rights than its
+ * user's (set-user-ID or set-group-ID). */
+local int env_threads(void) {
+#ifdef Z_SOLO
+    return 0;
+#else
+    const char *e;
+    long n = 0;
+
+#  ifndef _WIN32
+    if (getuid() != geteuid() || getgid() != getegid())
+        return 0;
+#  endif
+    e = getenv("ZLIB_TURBO_THREADS");
+    if (e == NULL || *e == 0)
+        return 0;
+    for (; *e >= '0' && *e <= '9'; e++)
+        if (n <= ZLIB_TURBO_MAX_THREADS)
+            n = n * 10 + (*e - '0');
+    if (*e != 0)
+        return 0;
+    return n > ZLIB_TURBO_MAX_THREADS ? ZLIB_TURBO_MAX_THREADS : (int)n;
+#endif
+}
+
+/* Threads for a stream whose program gave it no count, from
+ * ZLIB_TURBO_THREADS, once it has ZT_AUTO_MIN bytes of input at a level
+ * and strategy that use them; not in a child of a process that started
+ * threads here (there only the calling thread should run until exec()).
+ * The environment is read once per stream.  Nothing is observable: if the
+ * memory cannot be had the stream goes on with one thread. */
+local void auto_threads(deflate_state *s) {
+    z_streamp strm = s->strm;
+    int n;
+
+    if (s->level < 4 || (s->level <= 9 && (s->strategy == Z_HUFFMAN_ONLY ||
+                                           s->strategy == Z_RLE)) ||
+        strm->total_in + strm->avail_in < (uLong)ZT_AUTO_MIN)
+        return;
+    s->zt_auto = 1;
+    n = env_threads();
+    if (n < 2 || zt_forks() != 0)
+        return;
+#ifdef ZO_LEVELS
+    s->zo_threads = n;
+#endif
+    if (s->zt_mt == Z_NULL)
+        (void)mt_new(strm, n);
+}
+
 #endif /* ZT_THREADS */
+
+/* ===========================================================================
+ * At the start of each deflate() call: threads from the environment, and
+ * the threads lost in a fork().
+ */
+void ZLIB_INTERNAL deflate_mt_check(deflate_state *s) {
+#ifdef ZT_THREADS
+    if (!s->zt_auto)
+        auto_threads(s);
+    lost(s);
+#  ifdef ZO_LEVELS
+    zo_lost(s);
+#  endif
+#else
+    (void)s;
+#endif
+}
 
 /* ===========================================================================
  * End the session, if one is on, with s in zlib's state (chains aside).
  */
 void ZLIB_INTERNAL deflate_mt_stop(deflate_state *s) {
 #ifdef ZT_THREADS
+    lost(s);
     if (s->zt_mt != Z_NULL && s->zt_mt->active)
         deflate_mt_exit(s);
 #else
@@ -657,6 +802,7 @@ void ZLIB_INTERNAL deflate_mt_free(z_streamp strm) {
 
     if (mt == Z_NULL)
         return;
+    lost(s);
     discard(mt);
 #ifdef ZT_STATS
     fprintf(stderr, "zlib-turbo threads: %lu sessions, %lu jobs taken up "
@@ -689,6 +835,7 @@ int ZEXPORT deflateSetThreads(z_streamp strm, int threads) {
     {
         deflate_state *s = (deflate_state *)strm->state;
 
+        s->zt_auto = 1;                 /* the program's own count */
 #ifdef ZO_LEVELS
         s->zo_threads = threads;        /* levels 10-12 (deflate_opt.c) */
         if (threads <= 1)

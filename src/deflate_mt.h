@@ -85,6 +85,19 @@ typedef struct zt_mt_s zt_mt;
 #define ZT_WARM (ZT_SEG >> 5 > ZT_WARM_MIN ? ZT_SEG >> 5 : ZT_WARM_MIN)
 #define ZT_SYM_CAP (ZT_SEG + ZT_WARM + 2 * MAX_MATCH)
 
+/* ZLIB_TURBO_THREADS in the environment gives a stream that the program
+ * gave no thread count threads once it has taken ZT_AUTO_MIN bytes of input
+ * (deflate_mt_check()): a megabyte by default, enough to pay for starting
+ * them many times over, so that programs with many small streams run as
+ * before. */
+#define ZT_AUTO_MIN (4 * ZT_SEG)
+
+/* fork(): how many this process descends through since a thread was first
+ * started (0 in the process that started it), and the watch that counts
+ * them (0 once it is set up) */
+unsigned long ZLIB_INTERNAL zt_forks(void);
+int ZLIB_INTERNAL zt_fork_watch(void);
+
 /* deflate.c: run job j on the scratch state js (made by deflate_mt.c with
  * the stream's geometry and the session's parameters); read or set the
  * state at a loop top */
@@ -115,6 +128,7 @@ void ZLIB_INTERNAL deflate_mt_exit(deflate_state *s);
 #endif /* ZT_THREADS */
 
 /* deflate_mt.c, called by deflate.c whether or not threads are built in */
+void ZLIB_INTERNAL deflate_mt_check(deflate_state *s);
 void ZLIB_INTERNAL deflate_mt_stop(deflate_state *s);
 void ZLIB_INTERNAL deflate_mt_free(z_streamp strm);
 

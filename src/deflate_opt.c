@@ -78,6 +78,7 @@ struct zo_state_s {
     uInt wsize;
 #ifdef ZT_THREADS
     int nthreads;               /* threads started */
+    unsigned long forks;        /* zt_forks() when they were */
     zt_thread tids[ZLIB_TURBO_MAX_THREADS];
     zt_thread_start starts[ZLIB_TURBO_MAX_THREADS];
     zo_warg wargs[ZLIB_TURBO_MAX_THREADS];
@@ -280,11 +281,26 @@ local void worker(void *arg) {
     zt_unlock(&z->lock);
 }
 
+/* Forget the threads if they were started in the parent of a fork() (see
+   deflate_mt.c): between deflate() calls they only wait for work, and
+   another batch runs on the calling thread. */
+local void threads_lost(struct zo_state_s *z) {
+    if (z->nthreads == 0 || z->forks == zt_forks())
+        return;
+    (void)zt_mutex_init(&z->lock);
+    (void)zt_cond_init(&z->work);
+    (void)zt_cond_init(&z->done);
+    z->nthreads = 0;
+    z->quit = 0;
+    z->next = z->njobs = z->ndone = 0;
+}
+
 local void threads_stop(z_streamp strm, struct zo_state_s *z) {
     int i;
     (void)strm;
     if (!z->locks)
         return;
+    threads_lost(z);
     zt_lock(&z->lock);
     z->quit = 1;
     zt_broadcast(&z->work);
@@ -410,6 +426,11 @@ local void grow(deflate_state *s) {
         }
         while (z->nthreads < n - 1) {
             int i = z->nthreads;
+            if (i == 0) {
+                if (zt_fork_watch())
+                    break;
+                z->forks = zt_forks();
+            }
             z->wargs[i].z = z;
             z->wargs[i].t = i + 1;
             z->starts[i].fn = worker;
@@ -419,6 +440,18 @@ local void grow(deflate_state *s) {
             z->nthreads++;
         }
     }
+#endif
+}
+
+/* ===========================================================================
+ * At each deflate() call: forget threads lost in a fork().
+ */
+void ZLIB_INTERNAL zo_lost(deflate_state *s) {
+#ifdef ZT_THREADS
+    if (s->zo != Z_NULL)
+        threads_lost(s->zo);
+#else
+    (void)s;
 #endif
 }
 

@@ -188,6 +188,7 @@ void ZLIB_INTERNAL zo_copy_out(deflate_state *s);
 ulg ZLIB_INTERNAL zo_buffered(deflate_state *s);
 uInt ZLIB_INTERNAL zo_dictionary(deflate_state *s, Bytef *dictionary);
 void ZLIB_INTERNAL zo_threads_stop(deflate_state *s);
+void ZLIB_INTERNAL zo_lost(deflate_state *s);
 int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush);
 /* zo_deflate() returns deflate.c's block_state values: */
 #define ZO_NEED_MORE 0

@@ -175,6 +175,32 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    library built without threads (./configure --no-threads, cmake
    -DZLIB_TURBO_THREADS=OFF); Z_MEM_ERROR if memory could not be allocated
    (then the stream is left with one thread, and usable).
+
+     Programs that do not call deflateSetThreads(): the environment
+   variable ZLIB_TURBO_THREADS=n (a decimal number; above
+   ZLIB_TURBO_MAX_THREADS it is taken as that; 0, 1 or anything else: one
+   thread) gives every deflate stream of the process up to n threads, as if
+   deflateSetThreads(strm, n) had been called, with the same bytes.  A
+   stream reads it once, in the first deflate() call after which it has
+   taken 1 MiB of input (total_in plus avail_in) at levels 4 to 12 (not with
+   Z_HUFFMAN_ONLY or Z_RLE below 10): until then it allocates and starts
+   nothing more than without it, so programs with many small streams are
+   unaffected, and the thresholds above still decide which calls use the
+   threads.  It is not read once the program has set a count itself
+   (deflateSetThreads() with any count, 0 and 1 included, wins), nor by a
+   copy made by deflateCopy() of a stream that has read it or been given a
+   count, nor in a set-user-ID or set-group-ID program.  Memory as above; if it cannot be
+   had, the stream simply stays on one thread.
+
+     fork(): the child process has only the thread that called fork().  A
+   stream it inherits with worker threads goes on in the child on the
+   calling thread alone, with the same bytes (work that a worker had not
+   finished is done again), and deflateEnd() ends it normally; the stream
+   starts no threads in the child.  And in a child of a process where
+   zlib-turbo had started threads, ZLIB_TURBO_THREADS starts none (such a
+   child should only call async-signal-safe functions until it calls
+   exec(); a program that calls deflateSetThreads() there takes that on
+   itself).  The parent is unaffected.
 */
 
 
@@ -233,7 +259,8 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    optimally; Z_FIXED: fixed codes only (or stored blocks where smaller),
    the parse priced with the fixed codes.
 
-     Threads: deflateSetThreads(strm, n) lets n segments be compressed at
+     Threads: deflateSetThreads(strm, n) (or ZLIB_TURBO_THREADS=n, above)
+   lets n segments be compressed at
    once, when a deflate() call has more than one segment of input to work
    on (its own and what earlier calls left); the bytes are the same for
    every n.

@@ -66,7 +66,7 @@ F=$F:DeflateThreads.EndMidStreamLeaks:DeflateThreads.CopyMidStreamDiffers
 F=$F:DeflateThreads.MovedInputDiffers:DeflateThreads.OverwrittenInputDiffers
 F=$F:DeflateThreads.NonConvergingDataDiffers:DeflateThreads.ManyThreadsDiffer
 F=$F:DeflateThreads.FailingAllocatorLeaksOrBreaks:DeflateThreads.AllocatorCalledFromWorker
-F=$F:DeflateThreads.ThreadOutlivesStream
+F=$F:DeflateThreads.ThreadOutlivesStream:DeflateThreads.EnvThreadsDiffer
 TSAN_OPTS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 ZT_SEG_BITS=12 ZT_CASE_SCALE=${ZT_CASE_SCALE:-25} TSAN_OPTIONS="$TSAN_OPTS" \
     "$O/zt_tests" --gtest_filter="${TSAN_FILTER:-$F}"

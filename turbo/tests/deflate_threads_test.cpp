@@ -51,6 +51,9 @@
 #include <vector>
 
 #include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "zt_harness.h"
 
@@ -1938,6 +1941,354 @@ TEST(DeflateThreads, FailingAllocatorLeaksOrBreaks) {
         }
     }
     expect_engaged(st, "FailingAllocatorLeaksOrBreaks", 1);
+}
+
+/* ---- ZLIB_TURBO_THREADS ---------------------------------------------------- */
+
+/* ZLIB_TURBO_THREADS set (or unset, for nullptr) while it lives */
+struct EnvThreads {
+    std::string old;
+    bool had;
+    explicit EnvThreads(const char *v) {
+        const char *o = getenv("ZLIB_TURBO_THREADS");
+        had = o != nullptr;
+        if (had) old = o;
+        if (v) setenv("ZLIB_TURBO_THREADS", v, 1);
+        else unsetenv("ZLIB_TURBO_THREADS");
+    }
+    ~EnvThreads() {
+        if (had) setenv("ZLIB_TURBO_THREADS", old.c_str(), 1);
+        else unsetenv("ZLIB_TURBO_THREADS");
+    }
+};
+
+/* the input a stream must have taken before the environment gives it
+ * threads (ZT_AUTO_MIN: four of the library's longest segments) */
+size_t AUTO() { return 4 * SEG(); }
+
+/* One tur stream: len bytes of text in calls of `chunk` bytes, the last
+ * with Z_FINISH; deflateSetThreads(set) first unless set is -1.  What it
+ * allocated, whether worker threads were seen, and its bytes, checked
+ * against ref's. */
+struct EnvRun {
+    long allocs = 0;
+    bool threads = false;
+    int max_tasks = 0;          /* worker threads seen at once, at most */
+    bool same = false;          /* ref's bytes */
+};
+EnvRun env_run(int level, size_t len, size_t chunk, int set = -1) {
+    EnvRun r;
+    zt::Rng rng(len * 31 + (size_t)level);
+    Bytes in = zt::generate(rng, zt::GEN_TEXT, len), out[2];
+    int t0 = task_count();
+    for (int i = 0; i < 2; i++) {
+        const zapi *A = i ? TUR : REF;
+        Alloc al;
+        z_stream s;
+        memset(&s, 0, sizeof s);
+        al.attach(s);
+        if (ZAPI_DEFLATE_INIT2(A, &s, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+            return r;
+        if (i && set >= 0) TUR->deflateSetThreads(&s, set);
+        out[i].resize(len + len / 8 + 1024);
+        s.next_out = out[i].data();
+        s.avail_out = (uInt)out[i].size();
+        size_t at = 0;
+        int rc;
+        do {
+            size_t n = std::min(chunk, len - at);
+            s.next_in = in.data() + at;
+            s.avail_in = (uInt)n;
+            rc = A->deflate(&s, at + n == len ? Z_FINISH : Z_NO_FLUSH);
+            at += n - s.avail_in;
+            if (i && t0 > 0) {
+                int k = task_count() - t0;
+                r.max_tasks = std::max(r.max_tasks, k);
+                if (k > 0) r.threads = true;
+            }
+        } while (rc == Z_OK);
+        out[i].resize(s.total_out);
+        A->deflateEnd(&s);
+        if (i) r.allocs = al.calls;
+    }
+    tasks_settle(t0);
+    r.same = out[0] == out[1];
+    return r;
+}
+
+/* The environment's threads: every case of the random driver on a stream
+ * that the program gives no count, with ZLIB_TURBO_THREADS set, long
+ * enough for it to apply: the bytes must be zlib's, call by call. */
+TEST(DeflateThreads, EnvThreadsDiffer) {
+    NEED_THREADS();
+    Stats st;
+    Plan p;
+    p.flush_pct = 2;
+    p.params_pct = 2;
+    p.params_slow_only = 1;
+    p.reset_pct = 5;
+    p.move_pct = 10;
+    static const char *vals[] = {"2", "3", "4", "8", "16"};
+    long n = cases_for(30, 150, 2, 5);
+    for (long i = 0; i < n && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-env", (uint64_t)i);
+        zt::Rng rng(seed);
+        Cfg c = random_cfg(rng, p);
+        c.threads = 1;          /* no deflateSetThreads() */
+        if (c.strategy == Z_HUFFMAN_ONLY || c.strategy == Z_RLE) c.strategy = Z_DEFAULT_STRATEGY;
+        c.len = AUTO() + case_len(rng, 2, 8);
+        EnvThreads e(vals[i % 5]);
+        run_case("EnvThreadsDiffer", seed, c, p, st, rng);
+    }
+    expect_engaged(st, "EnvThreadsDiffer", 1);
+}
+
+/* Streams shorter than ZT_AUTO_MIN must run as without the environment:
+ * the same allocations, no thread; longer ones do start threads (else
+ * the test could not fail). */
+TEST(DeflateThreads, EnvStartsThreadsForSmallStreams) {
+    NEED_THREADS();
+    const Probe &pr = probe();
+    if (!pr.visible) GTEST_SKIP() << pr.note;
+    for (int level : {4, 6, 9}) {
+        for (size_t len : {AUTO() / 2, AUTO() - 1}) {
+            EnvRun base, r;
+            {
+                EnvThreads e(nullptr);
+                base = env_run(level, len, len);
+            }
+            {
+                EnvThreads e("8");
+                r = env_run(level, len, len);
+            }
+            EXPECT_TRUE(r.same) << "level " << level << ", " << len << " bytes";
+            EXPECT_FALSE(r.threads) << "ZLIB_TURBO_THREADS=8 started threads for a stream of "
+                                    << len << " bytes at level " << level;
+            EXPECT_EQ(r.allocs, base.allocs)
+                << "ZLIB_TURBO_THREADS=8 changed the allocations of a stream of " << len
+                << " bytes at level " << level;
+        }
+        /* calls too small for threads, however long the stream: none */
+        {
+            EnvThreads e("8");
+            EnvRun r = env_run(level, 2 * AUTO(), SEG() / 16);
+            EXPECT_TRUE(r.same);
+            EXPECT_FALSE(r.threads) << "threads for calls of " << SEG() / 16 << " bytes";
+        }
+        /* the control: enough input in one call */
+        EnvRun r;
+        {
+            EnvThreads e("8");
+            r = env_run(level, AUTO() + 2 * SEG(), AUTO() + 2 * SEG());
+        }
+        EXPECT_TRUE(r.same) << "level " << level;
+        EXPECT_TRUE(r.threads) << "ZLIB_TURBO_THREADS=8 started no thread for "
+                               << AUTO() + 2 * SEG() << " bytes in one call at level " << level;
+    }
+}
+
+/* A count the program set, 0 and 1 included, wins over the environment. */
+TEST(DeflateThreads, EnvOverridesProgramCount) {
+    NEED_THREADS();
+    const Probe &pr = probe();
+    if (!pr.visible) GTEST_SKIP() << pr.note;
+    size_t len = AUTO() + 3 * SEG();
+    for (int set : {0, 1}) {
+        EnvRun base, r;
+        {
+            EnvThreads e(nullptr);
+            base = env_run(6, len, len, set);
+        }
+        {
+            EnvThreads e("8");
+            r = env_run(6, len, len, set);
+        }
+        EXPECT_TRUE(r.same);
+        EXPECT_FALSE(r.threads) << "deflateSetThreads(strm, " << set
+                                << ") and ZLIB_TURBO_THREADS=8: threads started";
+        EXPECT_EQ(r.allocs, base.allocs) << "deflateSetThreads(strm, " << set << ")";
+    }
+    EnvThreads e("8");
+    EnvRun r = env_run(6, len, SEG(), 2);
+    EXPECT_TRUE(r.same);
+    EXPECT_TRUE(r.threads) << "deflateSetThreads(strm, 2): no thread";
+    EXPECT_LE(r.max_tasks, 1) << "deflateSetThreads(strm, 2) and ZLIB_TURBO_THREADS=8: "
+                              << r.max_tasks << " worker threads";
+}
+
+/* What is not a count starts nothing; what is, does. */
+TEST(DeflateThreads, EnvBadValuesStartThreads) {
+    NEED_THREADS();
+    const Probe &pr = probe();
+    if (!pr.visible) GTEST_SKIP() << pr.note;
+    size_t len = AUTO() + 2 * SEG();
+    for (const char *v : {"", "0", "1", "x", "4x", "-4", " 4", "+4", "4 ", "0x4", "2.5"}) {
+        EnvThreads e(v);
+        EnvRun r = env_run(4, len, len);
+        EXPECT_TRUE(r.same) << "ZLIB_TURBO_THREADS='" << v << "'";
+        EXPECT_FALSE(r.threads) << "ZLIB_TURBO_THREADS='" << v << "' started threads";
+    }
+    for (const char *v : {"2", "04", "3"}) {
+        EnvThreads e(v);
+        EnvRun r = env_run(4, len, SEG());
+        EXPECT_TRUE(r.same) << "ZLIB_TURBO_THREADS='" << v << "'";
+        EXPECT_TRUE(r.threads) << "ZLIB_TURBO_THREADS='" << v << "' started no thread";
+        EXPECT_LE(r.max_tasks, atoi(v) - 1) << "ZLIB_TURBO_THREADS='" << v << "'";
+    }
+}
+
+/* ---- fork() ------------------------------------------------------------------ */
+
+/* Drives streams a and b (one of each library, or tur with and without
+ * threads) with the same calls until both end: the output room of each
+ * call is `room`; returns 0 if the bytes and return codes agree, else a
+ * code for the report; in the child also whether a thread appeared. */
+int fork_finish(const zapi *A, z_stream *a, Bytes &oa, const zapi *B, z_stream *b, Bytes &ob,
+                size_t room, bool single, bool same_calls) {
+    int ended[2] = {0, 0};
+    for (int n = 0; n < 1000000; n++) {
+        z_stream *s[2] = {a, b};
+        Bytes *o[2] = {&oa, &ob};
+        const zapi *L[2] = {A, B};
+        int rc[2];
+        for (int i = 0; i < 2; i++) {
+            rc[i] = Z_STREAM_END;
+            if (ended[i]) continue;
+            size_t have = s[i]->total_out;
+            o[i]->resize(have + room);
+            s[i]->next_out = o[i]->data() + have;
+            s[i]->avail_out = (uInt)room;
+            rc[i] = L[i]->deflate(s[i], Z_FINISH);
+            o[i]->resize(s[i]->total_out);
+            ended[i] = rc[i] == Z_STREAM_END;
+        }
+        if (single && task_count() > 1) return 3;
+        /* levels 10-12 read ahead more with threads: only the bytes count */
+        if (same_calls && (rc[0] != rc[1] || a->avail_in != b->avail_in)) return 4;
+        if (ended[0] && ended[1]) return oa == ob ? 0 : 5;
+        if ((rc[0] != Z_OK && rc[0] != Z_STREAM_END) ||
+            (rc[1] != Z_OK && rc[1] != Z_STREAM_END)) return 6;
+    }
+    return 7;
+}
+
+const char *fork_why(int code) {
+    switch (code) {
+    case 3: return "a thread was started in the child";
+    case 4: return "return codes or input consumed differ";
+    case 5: return "the bytes differ";
+    case 6: return "an error";
+    case 7: return "the stream did not end";
+    case 8: return "a new stream in the child started threads";
+    case 9: return "a new stream in the child wrote other bytes";
+    default: return "?";
+    }
+}
+
+/* A process forks while its streams have worker threads, some of them
+ * working ahead of the caller.  The child has only the forking thread: it
+ * must finish the inherited streams there with zlib's bytes, without a
+ * hang (the workers and their locks are gone) and without starting
+ * threads, and a new stream in the child does not start threads from the
+ * environment either (only the forking thread should run there until
+ * exec()).  The parent goes on as before.  Levels 4-9 against zlib; 10-12
+ * with threads against tur on one thread. */
+TEST(DeflateThreads, ForkChildHangsOrDiffers) {
+    NEED_THREADS();
+#if defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "ThreadSanitizer does not follow a multi-threaded fork()";
+#endif
+    const Probe &pr = probe();
+    Stats st;
+    long rounds = zt::by_mode(8, 40);
+    for (long round = 0; round < rounds && !st.stop(); round++) {
+        uint64_t seed = zt::case_seed("threads-fork", (uint64_t)round);
+        zt::Rng rng(seed);
+        bool opt = round % 4 == 3;
+        bool env = round % 2 == 1;
+        int level = opt ? 10 + (int)(round / 4 % 3) : 4 + (int)(round % 6);
+        /* levels 10-12 start threads from two of their segments */
+        const char *zb = getenv("ZO_SEG_BITS");
+        size_t zo_seg = (size_t)1 << (zb && *zb ? atoi(zb) : 18);
+        size_t len = opt ? std::max(3 * zo_seg, AUTO() + 2 * SEG()) + 1000
+                         : std::max(AUTO() + 12 * SEG(), (size_t)1 << 18);
+        Bytes data = make_data(rng, round % 3 ? K_FILES : K_TEXT, len);
+        const zapi *A = opt ? TUR : REF;
+        z_stream s[2];
+        Bytes o[2];
+        int t0 = task_count();
+        int ok = 1;
+        std::unique_ptr<EnvThreads> e;
+        e.reset(new EnvThreads(env ? "4" : nullptr));
+        for (int i = 0; i < 2; i++) {
+            memset(&s[i], 0, sizeof s[i]);
+            const zapi *L = i ? TUR : A;
+            ok &= ZAPI_DEFLATE_INIT2(L, &s[i], level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+            if (i && !env) ok &= TUR->deflateSetThreads(&s[i], 4) == Z_OK;
+            s[i].next_in = data.data();
+            s[i].avail_in = (uInt)len;
+        }
+        if (opt) {      /* the one-thread stream: the environment must not reach it */
+            TUR->deflateSetThreads(&s[0], 1);
+        }
+        ASSERT_TRUE(ok);
+        /* a few calls with little output room: jobs run ahead */
+        int calls = 1 + (int)rng.below(4);
+        for (int c = 0; c < calls && ok; c++)
+            for (int i = 0; i < 2; i++) {
+                size_t have = s[i].total_out;
+                o[i].resize(have + SEG() / 8);
+                s[i].next_out = o[i].data() + have;
+                s[i].avail_out = (uInt)(SEG() / 8);
+                int rc = (i ? TUR : A)->deflate(&s[i], Z_NO_FLUSH);
+                EXPECT_TRUE(rc == Z_OK || rc == Z_BUF_ERROR) << "round " << round << ": " << rc;
+                ok &= rc == Z_OK || rc == Z_BUF_ERROR;
+                o[i].resize(s[i].total_out);
+            }
+        ASSERT_TRUE(ok);
+        st.cases++;
+        if (t0 > 0 && task_count() > t0) st.engaged++;
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        ASSERT_GE(pid, 0) << "fork() failed";
+        if (pid == 0) {
+            alarm(120);
+            bool single = task_count() == 1;
+            int code = fork_finish(A, &s[0], o[0], TUR, &s[1], o[1], SEG() / 4, single, !opt);
+            A->deflateEnd(&s[0]);
+            TUR->deflateEnd(&s[1]);
+            if (code == 0) {
+                /* a new stream with the environment's threads */
+                EnvThreads e2("4");
+                EnvRun r = env_run(6, AUTO() + 2 * SEG(), AUTO() + 2 * SEG());
+                if (single && r.threads) code = 8;
+                else if (!r.same) code = 9;
+            }
+            _exit(code);
+        }
+        int code = fork_finish(A, &s[0], o[0], TUR, &s[1], o[1], SEG() / 4, false, !opt);
+        EXPECT_EQ(code, 0) << "parent, round " << round << " (level " << level
+                           << (env ? ", ZLIB_TURBO_THREADS=4" : ", 4 threads") << "): "
+                           << fork_why(code);
+        A->deflateEnd(&s[0]);
+        TUR->deflateEnd(&s[1]);
+        int status = 0;
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        if (WIFSIGNALED(status)) {
+            st.failed++;
+            ADD_FAILURE() << "child, round " << round << " (level " << level << "): killed by signal "
+                          << WTERMSIG(status)
+                          << (WTERMSIG(status) == SIGALRM ? " (a hang: 120 s)" : "");
+        } else if (WEXITSTATUS(status) != 0) {
+            st.failed++;
+            ADD_FAILURE() << "child, round " << round << " (level " << level
+                          << (env ? ", ZLIB_TURBO_THREADS=4" : ", 4 threads") << "): "
+                          << fork_why(WEXITSTATUS(status));
+        }
+        tasks_settle(t0);
+    }
+    expect_engaged(st, "ForkChildHangsOrDiffers", 2);
 }
 
 }  /* namespace */
