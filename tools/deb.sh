@@ -17,7 +17,7 @@ TARBALL=$TOP/$NAME.tar.gz
 [ -f "$TARBALL" ] || { echo "deb: no $NAME.tar.gz: make dist first" >&2; exit 1; }
 for t in dpkg-buildpackage dh lintian; do
     command -v $t >/dev/null || {
-        echo "deb: $t is missing: apt-get install dpkg-dev debhelper lintian" >&2
+        echo "deb: $t is missing: apt-get install dpkg-dev debhelper lintian cmake" >&2
         exit 1; }
 done
 cv=$(dpkg-parsechangelog -l "$TOP/packaging/debian/changelog" -S Version)
