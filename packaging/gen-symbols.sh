@@ -8,7 +8,7 @@
 LIB=$1 DEBSYM=$2 TURBO=$3
 echo "libz.so.1 zlib1g #MINVER#"
 echo "* Build-Depends-Package: zlib1g-dev"
-objdump -T "$LIB" | awk '$2=="g" && $4!="*UND*" {v=$(NF-1); n=$NF; if (v=="Base") v="Base"; print n "@" v}' | LC_ALL=C sort -u |
+objdump -T "$LIB" | awk '$2=="g" && $4!="*UND*" {print $NF "@" $(NF-1)}' | LC_ALL=C sort -u |
 while read -r s; do
     m=$(awk -v s="$s" '$1==s {print $2}' "$DEBSYM")
     if [ -z "$m" ]; then
