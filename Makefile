@@ -31,6 +31,13 @@
 #                     src/ and patches/
 #   make install      install the patched library (PREFIX=/usr/local, DESTDIR)
 #   make dist         zlib-turbo-$(VERSION).tar.gz: the patched tree + turbo/
+#   make deb          Debian packages from that tarball (packaging/debian/,
+#                     tools/deb.sh): zlib-turbo1g (libz.so.1 in zlib1g's
+#                     place), zlib-turbo-dev, zturbo; build/deb/*.deb and
+#                     lintian's report build/deb/lintian.txt
+#   make check-deb    those packages on a throwaway Debian 12 root made with
+#                     mmdebstrap (root, network): swapped in for zlib1g,
+#                     common programs run, swapped back (tools/check/deb.sh)
 #   make bench        the full benchmark on ../shared/corpus (build/speed.txt and
 #                     its summary; record a run in turbo/results/ by hand)
 #   make bench-threads  threaded deflate: pristine zlib against zlib-turbo at
@@ -68,7 +75,7 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check check-cross check-windows check-variants fuzz refresh reset-tree install dist \
+.PHONY: all build demo check check-cross check-windows check-variants fuzz refresh reset-tree install dist deb check-deb \
         bench bench-threads bench-optimal version clean distclean FORCE
 
 all: build demo
@@ -157,6 +164,12 @@ install: build
 dist: build
 	@[ -n "$(VERSION)" ] || { echo "no ZLIB_TURBO_VERSION in src/zturbo.h" >&2; exit 1; }
 	sh tools/dist.sh $(TUR) zlib-turbo-$(VERSION)
+
+deb: dist
+	@sh tools/deb.sh $(VERSION)
+
+check-deb: deb
+	@sh tools/check/deb.sh $(VERSION)
 
 bench: build
 	@mkdir -p turbo/results
