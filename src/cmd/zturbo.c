@@ -1323,7 +1323,7 @@ static void option(int key, const char *arg)
     case 'q': quiet = 1; verbose = 0; break;
     case 'r': recursive = 1; break;
     case 'S':
-        if (*arg == 0 || strchr(arg, '/') != NULL)
+        if (arg == NULL || *arg == 0 || strchr(arg, '/') != NULL)
             usage_error("invalid suffix '%s'", arg);
         suffix = arg;
         break;
