@@ -37,9 +37,9 @@ for k in range(commits):
     for name in changed:
         lines = texts[name]
         if k:
-            n = len(lines)
-            a = rng.randrange(n)
-            del lines[a:a + rng.randint(1, 30)]
+            if len(lines) > 60:
+                a = rng.randrange(len(lines))
+                del lines[a:a + rng.randint(1, 30)]
             a, b = rng.randrange(len(lines) + 1), rng.randrange(len(lines) + 1)
             lines[b:b] = lines[a:a + rng.randint(1, 30)]
             c = rng.randrange(len(lines))
