@@ -183,6 +183,7 @@ if [ -n "$PY" ]; then
     # the two libraries are told apart, and a run that is not on the
     # library it names is caught (the control: an empty directory, where
     # the system's libz is loaded)
+    who_ref='' who_tur=''
     for l in ref tur; do
         who=$(on $l "$PY" tools/check/clients/pybytes.py whoami "$(libdir $l)") ||
             bad "python on $l: not on $(libdir $l)/libz.so.1: $who"
@@ -235,6 +236,7 @@ fi
 # ---------------------------------------------------------------- python tests
 if [ -n "$PY" ]; then
     if "$PY" -c 'import test.test_zlib' 2>/dev/null; then
+        bl_ref=1 bl_tur=1
         for l in ref tur; do
             # test_badlevel is run on its own below: zlib-turbo accepts level 10
             on $l "$PY" -m test -v -i test_badlevel test_zlib test_gzip test_zipfile test_tarfile \
