@@ -16,6 +16,10 @@
 #                     for fewer)
 #   make check-windows  the same for 64-bit Windows (mingw-w64, its threads,
 #                     run under wine)
+#   make check-clients  real programs from Debian (CPython, git, libpng's
+#                     pngtest, pngcrush, Pillow, pigz, Perl) run on each
+#                     library through LD_LIBRARY_PATH: the same bytes, and
+#                     their speed (tools/check/clients.sh; several minutes)
 #   make check-variants  zlib's build variants (ZLIB_DEBUG, INFLATE_STRICT,
 #                     NO_GZIP..., -O0..-Os, gcc and clang, SIMD, UBSan, ASan,
 #                     valgrind): both trees built the same way, compared by a
@@ -75,7 +79,7 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check check-cross check-windows check-variants fuzz refresh reset-tree install dist deb check-deb \
+.PHONY: all build demo check check-cross check-windows check-variants check-clients fuzz refresh reset-tree install dist deb check-deb \
         bench bench-threads bench-optimal version clean distclean FORCE
 
 all: build demo
@@ -134,6 +138,11 @@ check-cross: build
 
 check-windows: build
 	@sh tools/check.sh cross-win64 windows-cmake
+
+# real programs from Debian on pristine zlib and on zlib-turbo, bytes and
+# speed compared (tools/check/clients.sh; several minutes)
+check-clients: build
+	@sh tools/check.sh clients
 
 # one line per variant as it ends (fd 3), the step's log in build/check/
 check-variants: build

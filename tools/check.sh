@@ -27,6 +27,9 @@
 # check-windows: cross-win64; make check-variants: variants, zlib's build
 # variants compared pairwise, long: VARIANTS="name ...", JOBS=N; one line
 # per variant in build/variants/summary.txt), and keeps the other logs.
+# make check-clients: clients, real Debian programs (CPython, git, libpng,
+# pngcrush, Pillow, pigz, Perl) on each library, bytes and speed compared
+# (long; the full run has clients-quick, python and git archive bytes).
 # The full run has cross-quick (tools/check/cross.sh quick: arm64 and s390x
 # under qemu on one file, about 30 s), which is skipped where those cross
 # compilers and qemu-user are not installed.
@@ -174,6 +177,7 @@ step harness-selftest
 step mutation-selftest
 step cross-quick cross quick
 step zturbo-command
+step clients-quick clients quick
 step install
 step consumers
 step dist
