@@ -36,9 +36,9 @@
 #   make install      install the patched library (PREFIX=/usr/local, DESTDIR)
 #   make dist         zlib-turbo-$(VERSION).tar.gz: the patched tree + turbo/
 #   make deb          Debian packages from that tarball (packaging/debian/,
-#                     tools/deb.sh): zlib-turbo1g (libz.so.1 in zlib1g's
-#                     place), zlib-turbo-dev, zturbo; build/deb/*.deb and
-#                     lintian's report build/deb/lintian.txt
+#                     tools/deb.sh): zlib1g and zlib1g-dev (zlib-turbo under
+#                     Debian's names, a version above Debian's) and zturbo;
+#                     build/deb/*.deb and lintian's report build/deb/lintian.txt
 #   make check-deb    those packages on a throwaway Debian 12 root made with
 #                     mmdebstrap (root, network): swapped in for zlib1g,
 #                     common programs run, swapped back (tools/check/deb.sh)
