@@ -163,6 +163,7 @@ step cmake-turbo
 step build-differential-suite
 for s in $GTEST_STEPS; do gtest_step "$s"; done
 step checksums-exhaustive
+step inflate-table-same
 for f in turbo/tests/fuzz/fuzz_*.c; do
     t=${f##*/fuzz_}
     t=${t%.c}
