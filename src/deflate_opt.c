@@ -118,10 +118,10 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
         return Z_NULL;
     zmemzero(c, sizeof(zo_ctx));
     c->head = (zo_u32 *)ZALLOC(strm, ZO_HASH_SIZE, sizeof(zo_u32));
-    c->child = (zo_u32 *)ZALLOC(strm, 2 * (wsize + ZO_SEG), sizeof(zo_u32));
+    c->child = (zo_u32 *)ZALLOC(strm, 4 * wsize, sizeof(zo_u32));
     c->cache = (zo_match *)ZALLOC(strm, ZO_CACHE, sizeof(zo_match));
     c->mcount = (ush *)ZALLOC(strm, ZO_SEG, sizeof(ush));
-    c->cost = (zo_u32 *)ZALLOC(strm, ZO_SEG + 1, sizeof(zo_u32));
+    c->cost = (zo_u32 *)ZALLOC(strm, ZO_SEG + 4, sizeof(zo_u32));
     c->from = (zo_u32 *)ZALLOC(strm, ZO_SEG + 1, sizeof(zo_u32));
     c->items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
     c->best = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
@@ -154,6 +154,7 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
         }
         c->lg[i] = f;
     }
+    zo_parse_tables(c);
     for (i = 0; i < 259; i++)
         c->lcode[i] = (uch)(i < 3 ? 0 : zo_len_code(i));
     for (i = 0; i < 259; i++) {

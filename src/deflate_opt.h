@@ -61,11 +61,13 @@ typedef struct {
 #define ZO_DIST(it) ((it).v >> 9)
 
 /* A match found at a position: the shortest distance seen for lengths up to
-   len (matches at one position are stored by increasing len). */
+   its length (matches at one position are stored by increasing length). */
 typedef struct {
-    ush len;
+    ush len_dc;                 /* length | distance code << 9 */
     ush dist1;                  /* distance - 1 */
 } zo_match;
+#define ZO_MLEN(m) ((unsigned)(m).len_dc & 0x1ff)
+#define ZO_MDC(m) ((unsigned)(m).len_dc >> 9)
 
 /* A block's codes and how it is written. */
 #define ZO_STORED 0
@@ -92,15 +94,19 @@ typedef struct {
     int passes;                 /* parse passes over the whole segment */
     int block_passes;           /* further passes with each block's codes */
     int cand;                   /* candidate block boundaries, at most */
+    int starts;                 /* 1: the greedy statistics only; 2: also
+                                   with every byte counted as a literal */
 } zo_config;
 
 /* Bit costs of a parse (1/16 bit): literal bytes, match lengths 3..258
    (code and extra bits), distance codes (code and extra bits). */
 typedef struct {
     zo_u32 lit[256];
-    zo_u32 len[259];
+    zo_u32 len[262];            /* 259..261: padding for the parse */
     zo_u32 dist[30];
 } zo_costs;
+
+#define ZO_FLG 4096             /* counts whose f * log2(f) is tabulated */
 
 /* One segment's working memory: what a thread needs to compress it. */
 typedef struct zo_ctx_s {
@@ -111,12 +117,12 @@ typedef struct zo_ctx_s {
     int level, strategy;
     /* match finder */
     zo_u32 *head;               /* ZO_HASH_SIZE tree roots */
-    zo_u32 *child;              /* 2 * (wsize + ZO_SEG) */
+    zo_u32 *child;              /* 2 * 2 * wsize: a ring of slots */
     zo_match *cache;            /* ZO_CACHE entries */
     ush *mcount;                /* matches at each segment position */
     zo_u32 nmatch;              /* in the cache, all positions */
     /* parse */
-    zo_u32 *cost;               /* ZO_SEG + 1 */
+    zo_u32 *cost;               /* ZO_SEG + 4 */
     zo_u32 *from;               /* ZO_SEG + 1: len | dist << 9 */
     zo_item *items, *best;      /* ZO_SEG each */
     zo_u32 nitems, nbest;
@@ -127,6 +133,7 @@ typedef struct zo_ctx_s {
     zo_u32 *prefix;             /* (ZO_MAX_CAND + 1) * ZO_HSYMS histograms */
     zo_u32 *starts;             /* ZO_MAX_BLOCKS + 1 block starts */
     zo_u32 lg[256];             /* log2(1 + i/256) * 65536 */
+    zo_u32 flg[ZO_FLG];         /* f * log2(f) * 65536 (opt_parse.c) */
     uch dcode[512];             /* distance code of distance - 1 */
     uch lcode[259];             /* length code of a length */
     ush lnext[259];             /* first length of the next length code */
@@ -177,6 +184,7 @@ void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf);
 /* opt_parse.c */
 ZLIB_INTERNAL const zo_config *zo_config_of(int level);
 void ZLIB_INTERNAL zo_segment(zo_ctx *c);
+void ZLIB_INTERNAL zo_parse_tables(zo_ctx *c);
 
 /* deflate_opt.c, called by deflate.c */
 int ZLIB_INTERNAL zo_init(deflate_state *s);

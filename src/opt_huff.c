@@ -219,6 +219,11 @@ local zo_u32 rle_plan(const uch *lens, int n, const uch *cl, ush *rle,
     zo_u32 cost[ZO_NLL + ZO_NDIST + 1];
     ush how[ZO_NLL + ZO_NDIST + 1];     /* sym | run << 5 */
     zo_u32 c[ZO_NCL];
+    /* positions i + r, 11 <= r <= 138, of a run of zeros (symbol 18),
+       dq[head .. tail - 1] by increasing position and decreasing cost: the
+       last is the cheapest, the first of those as cheap */
+    int dq[ZO_NLL + ZO_NDIST + 1];
+    int head = 0, tail = 0, same = 0;
     int i, r, k;
 
     for (i = 0; i < ZO_NCL; i++)
@@ -228,21 +233,43 @@ local zo_u32 rle_plan(const uch *lens, int n, const uch *cl, ush *rle,
         int v = lens[i];
         zo_u32 best = c[v] + cost[i + 1];
         unsigned bh = (unsigned)v | 1U << 5;
-        int same = 1;
-        while (i + same < n && lens[i + same] == v)
+        /* same: how many of lens[i ..] equal v */
+        if (i + 1 < n && lens[i + 1] == v)
             same++;
+        else {
+            same = 1;
+            head = tail = n;            /* a new run: no candidates */
+        }
         if (v == 0) {
-            for (r = 3; r <= same && r <= 138; r++) {
-                zo_u32 x = r <= 10 ? c[17] + 3 : c[18] + 7;
-                x += cost[i + r];
+            int top = same < 10 ? same : 10;
+            for (r = 3; r <= top; r++) {
+                zo_u32 x = c[17] + 3 + cost[i + r];
                 if (x < best) {
                     best = x;
-                    bh = (r <= 10 ? 17U : 18U) | (unsigned)r << 5;
+                    bh = 17U | (unsigned)r << 5;
+                }
+            }
+            if (same >= 11) {
+                int p = i + 11;
+                /* p joins at the front; it is preferred to any later
+                   position that costs as much or more */
+                while (tail > head && cost[dq[head]] >= cost[p])
+                    head++;
+                dq[--head] = p;
+                if (dq[tail - 1] > i + 138)     /* out of reach */
+                    tail--;
+                {
+                    zo_u32 x = c[18] + 7 + cost[dq[tail - 1]];
+                    if (x < best) {
+                        best = x;
+                        bh = 18U | (unsigned)(dq[tail - 1] - i) << 5;
+                    }
                 }
             }
         }
         if (i > 0 && lens[i - 1] == v) {
-            for (r = 3; r <= same && r <= 6; r++) {
+            int top = same < 6 ? same : 6;
+            for (r = 3; r <= top; r++) {
                 zo_u32 x = c[16] + 2 + cost[i + r];
                 if (x < best) {
                     best = x;

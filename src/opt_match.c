@@ -14,6 +14,11 @@
  * increasing, each with the nearest distance met for it; the parse reads a
  * length l's distance as that of the first recorded match of length >= l.
  *
+ * A position's two subtrees are kept in slot p mod 2 * wsize: every node
+ * the walk reads is within wsize of the new position (older ones end the
+ * walk), so no slot it reads has been reused, and the trees take 16 *
+ * wsize bytes (512 KiB), not 8 bytes per position of window and segment.
+ *
  * The walk stops after a number of nodes (the level's depth), or when a
  * match reaches the level's "nice" length; then the node is replaced by
  * the new position, which takes its two subtrees (the strings are equal
@@ -60,9 +65,10 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
                          int depth, zo_match *out, unsigned *longest) {
     const Bytef *base = c->base, *in = base + p;
     zo_u32 *child = c->child;
+    zo_u32 mask = 2 * c->wsize - 1;     /* the tree's slots: a ring */
     zo_u32 *hp = &c->head[hash3(in)];
     zo_u32 q = *hp;
-    zo_u32 *lt = &child[2 * p], *gt = &child[2 * p + 1];
+    zo_u32 *lt = &child[2 * (p & mask)], *gt = &child[2 * (p & mask) + 1];
     zo_u32 cutoff = p > c->wsize ? p - c->wsize : 0;
     unsigned lt_len = 0, gt_len = 0, best = 2, cnt = 0;
 
@@ -83,25 +89,26 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
             if (len > best) {
                 best = len;
                 if (out != Z_NULL) {
-                    out[cnt].len = (ush)len;
-                    out[cnt].dist1 = (ush)(p - q - 1);
+                    zo_u32 d1 = p - q - 1;
+                    out[cnt].len_dc = (ush)(len | ZO_DCODE(c, d1) << 9);
+                    out[cnt].dist1 = (ush)d1;
                     cnt++;
                 }
             }
             if (len >= nice) {
-                *lt = child[2 * q];
-                *gt = child[2 * q + 1];
+                *lt = child[2 * (q & mask)];
+                *gt = child[2 * (q & mask) + 1];
                 break;
             }
         }
         if (m[len] < in[len]) {
             *lt = q;
-            lt = &child[2 * q + 1];
+            lt = &child[2 * (q & mask) + 1];
             q = *lt;
             lt_len = len;
         } else {
             *gt = q;
-            gt = &child[2 * q];
+            gt = &child[2 * (q & mask)];
             q = *gt;
             gt_len = len;
         }
@@ -132,7 +139,7 @@ local void rle_matches(zo_ctx *c) {
             run = max;
         cut = run == max;
         if (run >= 3) {
-            c->cache[used].len = (ush)run;
+            c->cache[used].len_dc = (ush)run;     /* distance code 0 */
             c->cache[used].dist1 = 0;
             used++;
             c->mcount[i] = 1;

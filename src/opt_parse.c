@@ -37,12 +37,25 @@
 
 #define SCALE 16
 
-/* depth, nice, skip, whole-segment passes, block passes, boundaries:
-   chosen by size and instruction count over the corpus (TECHNIQUES.md) */
+/* In the builds that ask for SIMD (./configure --simd or --simd=auto; SSE2
+   is part of every x86-64), the parse compares four lengths at a time with
+   SSE2: the same integer costs and the same choices as the scalar loop of
+   the default build, which has no SIMD. */
+#if defined(__SSE2__) && !defined(ZO_NO_SSE2) && \
+    (defined(Z_TURBO_SIMD) || defined(Z_TURBO_SIMD_AUTO))
+#  include <emmintrin.h>
+#  define ZO_SSE2
+#  ifndef ZO_SSE2_MIN
+#    define ZO_SSE2_MIN 12      /* the longest match at least this long */
+#  endif
+#endif
+
+/* depth, nice, skip, whole-segment passes, block passes, boundaries,
+   starts: chosen by size and time over the corpus (TECHNIQUES.md) */
 local const zo_config configs[3] = {
-    {64, 258, 1, 4, 2, 128},
-    {96, 258, 1, 4, 3, 128},
-    {160, 258, 0, 4, 3, 128}
+    {64, 258, 1, 4, 2, 128, 1},
+    {96, 258, 1, 4, 3, 128, 2},
+    {160, 258, 0, 4, 3, 128, 2}
 };
 
 #ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
@@ -54,16 +67,14 @@ ZLIB_INTERNAL const zo_config *zo_config_of(int level) {
 #ifdef ZO_TUNE
     const char *e = getenv("ZO_CF");
     if (e) {
-        sscanf(e, "%d,%d,%d,%d,%d,%d", &tune.depth, &tune.nice, &tune.skip,
-               &tune.passes, &tune.block_passes, &tune.cand);
+        tune.starts = 2;
+        sscanf(e, "%d,%d,%d,%d,%d,%d,%d", &tune.depth, &tune.nice,
+               &tune.skip, &tune.passes, &tune.block_passes, &tune.cand,
+               &tune.starts);
         return &tune;
     }
 #endif
     return &configs[level - ZO_MIN_LEVEL];
-}
-
-local ZT_INLINE unsigned dcode(const zo_ctx *c, unsigned d1) {
-    return c->dcode[d1 < 256 ? d1 : 256 + (d1 >> 7)];
 }
 
 /* ===========================================================================
@@ -92,6 +103,7 @@ local void costs_from_freqs(zo_costs *k, const zo_u32 *llf,
                      zo_len_extra[lc]) * SCALE;
     }
     k->len[0] = k->len[1] = k->len[2] = 0;
+    k->len[259] = k->len[260] = k->len[261] = 0;    /* read, not used */
     for (i = 0; i < 30; i++)
         k->dist[i] = ((dl[i] ? dl[i] : dmax) + zo_dist_extra[i]) * SCALE;
 }
@@ -107,6 +119,7 @@ local void costs_fixed(zo_costs *k) {
         k->len[l] = ((lc < 23 ? 7 : 8) + zo_len_extra[lc]) * SCALE;
     }
     k->len[0] = k->len[1] = k->len[2] = 0;
+    k->len[259] = k->len[260] = k->len[261] = 0;    /* read, not used */
     for (i = 0; i < 30; i++)
         k->dist[i] = (5 + zo_dist_extra[i]) * SCALE;
 }
@@ -133,6 +146,7 @@ local void costs_entropy(const zo_ctx *c, zo_costs *k, const zo_u32 *llf,
         k->len[l] = (cl[257 + lc] < SCALE ? SCALE : cl[257 + lc]) + zo_len_extra[lc] * SCALE;
     }
     k->len[0] = k->len[1] = k->len[2] = 0;
+    k->len[259] = k->len[260] = k->len[261] = 0;    /* read, not used */
     for (i = 0; i < 30; i++)
         k->dist[i] = (cd[i] < SCALE ? SCALE : cd[i]) + zo_dist_extra[i] * SCALE;
 }
@@ -150,9 +164,9 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df, int all) {
         if (i >= skip) {
             if (k) {
                 const zo_match *m = c->cache + off + k - 1;
-                llf[257 + c->lcode[m->len]]++;
-                df[dcode(c, m->dist1)]++;
-                skip = i + m->len;
+                llf[257 + c->lcode[ZO_MLEN(*m)]]++;
+                df[ZO_MDC(*m)]++;
+                skip = i + ZO_MLEN(*m);
                 if (all)
                     llf[in[i]]++;
             } else
@@ -214,6 +228,7 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
 
     first = nb > 1 ? starts[b] : 0;
     cost[n] = 0;
+    cost[n + 1] = cost[n + 2] = cost[n + 3] = 0;    /* read, not used */
     for (i = n; i-- > 0; ) {
         unsigned cntm = c->mcount[i];
         zo_u32 best;
@@ -226,29 +241,95 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
         if (cntm == 0)
             from[i] = ZO_ITEM(in[i], 0);
         else {
-            /* the least of (cost, match, length) in one 64-bit key: the
-               first candidate wins ties, as with "<" in order */
             const zo_match *m;
             const zo_u32 *lc = ks->len, *ci = cost + i;
             unsigned j, l = 3;
-            zt_u64 key = (zt_u64)best << 18, x;
             off -= cntm;
             m = c->cache + off;
-            for (j = 0; j < cntm; j++) {
-                unsigned len = m[j].len;
-                zt_u64 dc = ks->dist[dcode(c, m[j].dist1)];
-                zt_u64 tag = (zt_u64)(j + 1) << 9;
-                for (; l <= len; l++) {
-                    x = ((dc + lc[l] + ci[l]) << 18) | tag | l;
-                    key = x < key ? x : key;
+#ifdef ZO_SSE2
+            if (ZO_MLEN(m[cntm - 1]) >= ZO_SSE2_MIN) {
+                /* four lengths at a time: each lane keeps its least cost
+                   and the first (match, length) that has it; then the
+                   least (cost, match, length) over the lanes and the
+                   literal wins, the same choice as the scalar loop */
+                const __m128i iota = _mm_setr_epi32(0, 1, 2, 3);
+                const __m128i four = _mm_set1_epi32(4);
+                __m128i vmin = _mm_set1_epi32(0x7fffffff);
+                __m128i vbl = _mm_setzero_si128();
+                zo_u32 cs[4], ls[4];
+                zt_u64 key = (zt_u64)best << 18, x0, x1, x2, x3;
+                for (j = 0; j < cntm; j++) {
+                    unsigned len = ZO_MLEN(m[j]);
+                    __m128i vdc = _mm_set1_epi32((int)ks->dist[ZO_MDC(m[j])]);
+                    __m128i vl = _mm_add_epi32(_mm_set1_epi32(
+                                     (int)(l | (j + 1) << 9)), iota);
+                    __m128i v, lt;
+                    for (; l + 3 <= len; l += 4) {
+                        v = _mm_add_epi32(_mm_add_epi32(
+                                _mm_loadu_si128((const __m128i *)(lc + l)),
+                                _mm_loadu_si128((const __m128i *)(ci + l))),
+                                vdc);
+                        lt = _mm_cmpgt_epi32(vmin, v);
+                        vmin = _mm_or_si128(_mm_and_si128(lt, v),
+                                            _mm_andnot_si128(lt, vmin));
+                        vbl = _mm_or_si128(_mm_and_si128(lt, vl),
+                                           _mm_andnot_si128(lt, vbl));
+                        vl = _mm_add_epi32(vl, four);
+                    }
+                    if (l <= len) {     /* lanes beyond len cost 2^31 - 1 */
+                        v = _mm_add_epi32(_mm_add_epi32(
+                                _mm_loadu_si128((const __m128i *)(lc + l)),
+                                _mm_loadu_si128((const __m128i *)(ci + l))),
+                                vdc);
+                        v = _mm_or_si128(v, _mm_srli_epi32(_mm_cmpgt_epi32(
+                                vl, _mm_set1_epi32((int)(len | (j + 1) << 9))),
+                                1));
+                        lt = _mm_cmpgt_epi32(vmin, v);
+                        vmin = _mm_or_si128(_mm_and_si128(lt, v),
+                                            _mm_andnot_si128(lt, vmin));
+                        vbl = _mm_or_si128(_mm_and_si128(lt, vl),
+                                           _mm_andnot_si128(lt, vbl));
+                        l = len + 1;
+                    }
                 }
-            }
-            best = (zo_u32)(key >> 18);
-            if (key & 0x3ffff) {
-                unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
-                from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
+                _mm_storeu_si128((__m128i *)cs, vmin);
+                _mm_storeu_si128((__m128i *)ls, vbl);
+                x0 = (zt_u64)cs[0] << 18 | ls[0];
+                x1 = (zt_u64)cs[1] << 18 | ls[1];
+                x2 = (zt_u64)cs[2] << 18 | ls[2];
+                x3 = (zt_u64)cs[3] << 18 | ls[3];
+                x0 = x1 < x0 ? x1 : x0;
+                x2 = x3 < x2 ? x3 : x2;
+                x0 = x2 < x0 ? x2 : x0;
+                key = x0 < key ? x0 : key;
+                best = (zo_u32)(key >> 18);
+                if (key & 0x3ffff) {
+                    unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
+                    from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
+                } else
+                    from[i] = ZO_ITEM(in[i], 0);
             } else
-                from[i] = ZO_ITEM(in[i], 0);
+#endif
+            {
+                /* the least of (cost, match, length) in one 64-bit key:
+                   the first candidate wins ties, as with "<" in order */
+                zt_u64 key = (zt_u64)best << 18, x;
+                for (j = 0; j < cntm; j++) {
+                    unsigned len = ZO_MLEN(m[j]);
+                    zt_u64 dc = ks->dist[ZO_MDC(m[j])];
+                    zt_u64 tag = (zt_u64)(j + 1) << 9;
+                    for (; l <= len; l++) {
+                        x = ((dc + lc[l] + ci[l]) << 18) | tag | l;
+                        key = x < key ? x : key;
+                    }
+                }
+                best = (zo_u32)(key >> 18);
+                if (key & 0x3ffff) {
+                    unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
+                    from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
+                } else
+                    from[i] = ZO_ITEM(in[i], 0);
+            }
         }
         cost[i] = best;
     }
@@ -282,22 +363,29 @@ local ZT_INLINE zo_u32 lg2(const zo_ctx *c, zo_u32 x) {
            c->lg[n >= 8 ? (x >> (n - 8)) & 255 : (x << (8 - n)) & 255];
 }
 
+/* f * log2(f) * 65536 for f < ZO_FLG (0 for f = 0), so that est_bits()
+   looks up the usual counts instead of computing their logarithms. */
+void ZLIB_INTERNAL zo_parse_tables(zo_ctx *c) {
+    zo_u32 f;
+    c->flg[0] = 0;
+    for (f = 1; f < ZO_FLG; f++)
+        c->flg[f] = f * lg2(c, f);
+}
+
 /* Estimated bits * 65536 of a block whose symbol counts are a - b (prefix
-   histograms); used[] lists the symbols that occur in the segment. */
+   histograms); used[] lists the symbols that occur in the segment; tll
+   and td: the block's literal/length symbols (end-of-block counted) and
+   distance symbols. */
 local zt_u64 est_bits(const zo_ctx *c, const zo_u32 *a, const zo_u32 *b,
-                      const ush *used, int nused) {
+                      const ush *used, int nused, zo_u32 tll, zo_u32 td) {
     zt_u64 sum = 0, t;
-    zo_u32 tll = 1, td = 0, nu = 0;
+    zo_u32 nu = 0;
     int i;
     for (i = 0; i < nused; i++) {
         unsigned s = used[i];
         zo_u32 f = a[s] - b[s];
-        sum += (zt_u64)f * (zt_u64)lg2(c, f + (f == 0));
+        sum += f < ZO_FLG ? (zt_u64)c->flg[f] : (zt_u64)f * lg2(c, f);
         nu += f != 0;
-        if (s < ZO_NLL)
-            tll += f;
-        else
-            td += f;
     }
     t = (zt_u64)tll * lg2(c, tll);
     t += (zt_u64)td * lg2(c, td + (td == 0));
@@ -324,6 +412,8 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
     zt_u64 best[ZO_MAX_CAND + 1];
     int arg[ZO_MAX_CAND + 1];
     int cuts[ZO_MAX_CAND + 1], ncut = 0;
+    zo_u32 nit[ZO_MAX_CAND + 1], nmt[ZO_MAX_CAND + 1];  /* prefix counts of
+                                           items and of matches */
 
     step = (m + (zo_u32)cf->cand - 1) / (zo_u32)cf->cand;
     if (step < ZO_SPLIT_STEP_MIN)
@@ -334,6 +424,7 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
         return 1;
     }
     zmemzero(pre, ZO_HSYMS * sizeof(zo_u32));
+    nit[0] = nmt[0] = 0;
     for (i = 1; i <= K; i++) {
         zo_u32 *h = pre + (zo_u32)i * ZO_HSYMS;
         zo_u32 end = (zo_u32)i * step > m ? m : (zo_u32)i * step;
@@ -349,6 +440,10 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
                 h[ZO_HSYMS - 1] += zo_len_extra[lc] + zo_dist_extra[dc];
             }
         }
+        nit[i] = end;
+        nmt[i] = nmt[i - 1];
+        for (j = (zo_u32)(i - 1) * step; j < end; j++)
+            nmt[i] += ZO_DIST(c->items[j]) != 0;
     }
     {
         const zo_u32 *h = pre + (zo_u32)K * ZO_HSYMS;
@@ -363,7 +458,9 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
         for (i = 0; i < jj; i++) {
             zt_u64 v = best[i] + est_bits(c, pre + (zo_u32)jj * ZO_HSYMS,
                                           pre + (zo_u32)i * ZO_HSYMS,
-                                          used, nused);
+                                          used, nused,
+                                          1 + nit[jj] - nit[i],
+                                          nmt[jj] - nmt[i]);
             if (v < bv) {
                 bv = v;
                 ba = i;
@@ -478,8 +575,14 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
        everywhere but poor (random hex digits), A makes literals look dear
        and its passes never leave the matches (8% larger than literals
        alone); there B's first parse is smaller.  Where it is by 1% or more,
-       both go through all the passes and the smaller parse goes on. */
-    {
+       both go through all the passes and the smaller parse goes on.
+       Level 10 takes A alone (B's first parse is a seventh of its time,
+       and gains nothing outside such data). */
+    if (cf->starts < 2) {
+        greedy_freqs(c, llf, df, 0);
+        first_pass(c, llf, df);
+        more_passes(c, cf, llf, df);
+    } else {
         zo_u32 bits_a, bits_b;
         greedy_freqs(c, llf, df, 1);
         bits_b = first_pass(c, llf, df);
