@@ -8,10 +8,10 @@ typedef unsigned char uch; typedef unsigned short ush; typedef unsigned int zo_u
 #define ZO_NDIST 32
 #define ZO_NCL 19
 #define rle_plan rle_plan_old
-#include "old.inc"
+#include "rle_plan_old.inc"
 #undef rle_plan
 #define rle_plan rle_plan_new
-#include "new.inc"
+#include "rle_plan_new.inc"
 #undef rle_plan
 int main(void) {
     long t; srand(12345);
