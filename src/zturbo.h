@@ -265,11 +265,11 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    on (its own and what earlier calls left); the bytes are the same for
    every n.
 
-     Memory, all from zalloc: 14.4 MiB per stream at every level 10-12
+     Memory, all from zalloc: 12.7 MiB per stream at every level 10-12
    (binary trees and match lists, parse arrays and plans for one 256 KiB
    segment, input and output buffers), allocated by deflateInit2() (or by
    deflateParams() moving to these levels; Z_MEM_ERROR if it cannot be
-   had).  With n threads, about 18 MiB per thread instead, allocated by the
+   had).  With n threads, about 16 MiB per thread instead, allocated by the
    first deflate() call that can use them (each thread compresses segments
    three at a time in turn, so up to 768 KiB of input per thread is held);
    without that memory, fewer threads and the same bytes.  Levels 10-12 are
