@@ -244,6 +244,9 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
             const zo_match *m;
             const zo_u32 *lc = ks->len, *ci = cost + i;
             unsigned j, l = 3;
+            /* the least of (cost, match, length) in one 64-bit key: the
+               first candidate wins ties, as with "<" in order */
+            zt_u64 key = (zt_u64)best << 18;
             off -= cntm;
             m = c->cache + off;
 #ifdef ZO_SSE2
@@ -257,7 +260,7 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
                 __m128i vmin = _mm_set1_epi32(0x7fffffff);
                 __m128i vbl = _mm_setzero_si128();
                 zo_u32 cs[4], ls[4];
-                zt_u64 key = (zt_u64)best << 18, x0, x1, x2, x3;
+                zt_u64 x0, x1, x2, x3;
                 for (j = 0; j < cntm; j++) {
                     unsigned len = ZO_MLEN(m[j]);
                     __m128i vdc = _mm_set1_epi32((int)ks->dist[ZO_MDC(m[j])]);
@@ -302,18 +305,10 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
                 x2 = x3 < x2 ? x3 : x2;
                 x0 = x2 < x0 ? x2 : x0;
                 key = x0 < key ? x0 : key;
-                best = (zo_u32)(key >> 18);
-                if (key & 0x3ffff) {
-                    unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
-                    from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
-                } else
-                    from[i] = ZO_ITEM(in[i], 0);
             } else
 #endif
             {
-                /* the least of (cost, match, length) in one 64-bit key:
-                   the first candidate wins ties, as with "<" in order */
-                zt_u64 key = (zt_u64)best << 18, x;
+                zt_u64 x;
                 for (j = 0; j < cntm; j++) {
                     unsigned len = ZO_MLEN(m[j]);
                     zt_u64 dc = ks->dist[ZO_MDC(m[j])];
@@ -323,13 +318,13 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
                         key = x < key ? x : key;
                     }
                 }
-                best = (zo_u32)(key >> 18);
-                if (key & 0x3ffff) {
-                    unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
-                    from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
-                } else
-                    from[i] = ZO_ITEM(in[i], 0);
             }
+            best = (zo_u32)(key >> 18);
+            if (key & 0x3ffff) {
+                unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
+                from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
+            } else
+                from[i] = ZO_ITEM(in[i], 0);
         }
         cost[i] = best;
     }
