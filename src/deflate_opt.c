@@ -90,55 +90,71 @@ struct zo_state_s {
 };
 
 /* ===========================================================================
- * A context's blocks: allocated all, or none.
+ * A context's arrays: allocated all, or none.  Those that never change
+ * hands are carved from one allocation (c->mem): an allocator that keeps a
+ * freed block for the next request of its size (glibc's malloc does once a
+ * block of this size has been freed) then gives the next stream the same
+ * pages instead of new ones to fault in and zero.  items, best and blocks
+ * are passed between the context and the plans, so they stay apart.
  */
 local void ctx_free(z_streamp strm, zo_ctx *c) {
     if (c == Z_NULL)
         return;
-    TRY_FREE(strm, c->starts);
-    TRY_FREE(strm, c->prefix);
-    TRY_FREE(strm, c->costs);
-    TRY_FREE(strm, c->bblocks);
     TRY_FREE(strm, c->blocks);
     TRY_FREE(strm, c->best);
     TRY_FREE(strm, c->items);
-    TRY_FREE(strm, c->from);
-    TRY_FREE(strm, c->cost);
-    TRY_FREE(strm, c->mcount);
-    TRY_FREE(strm, c->cache);
-    TRY_FREE(strm, c->child);
-    TRY_FREE(strm, c->head);
+    TRY_FREE(strm, c->mem);
     ZFREE(strm, c);
 }
 
+/* Bytes of an array of n elements of size sz in c->mem, rounded up to 64. */
+#define ZO_AREA(n, sz) ((((ulg)(n) * (sz)) + 63) & ~(ulg)63)
+
 local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
     zo_ctx *c = (zo_ctx *)ZALLOC(strm, 1, sizeof(zo_ctx));
+    ulg at, total;
+    Bytef *m;
     unsigned i;
     if (c == Z_NULL)
         return Z_NULL;
     zmemzero(c, sizeof(zo_ctx));
-    c->head = (zo_u32 *)ZALLOC(strm, ZO_HASH_SIZE, sizeof(zo_u32));
-    c->child = (zo_u32 *)ZALLOC(strm, 4 * wsize, sizeof(zo_u32));
-    c->cache = (zo_match *)ZALLOC(strm, ZO_CACHE, sizeof(zo_match));
-    c->mcount = (ush *)ZALLOC(strm, ZO_SEG, sizeof(ush));
-    c->cost = (zo_u32 *)ZALLOC(strm, ZO_SEG + 4, sizeof(zo_u32));
-    c->from = (zo_u32 *)ZALLOC(strm, ZO_SEG + 1, sizeof(zo_u32));
+    total = ZO_AREA(ZO_HASH_SIZE, sizeof(zo_u32)) +
+            ZO_AREA(4 * (ulg)wsize, sizeof(zo_u32)) +
+            ZO_AREA(ZO_CACHE, sizeof(zo_match)) +
+            ZO_AREA(ZO_SEG, sizeof(ush)) +
+            ZO_AREA(ZO_SEG + 4, sizeof(zo_u32)) +
+            ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
+            ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_block)) +
+            ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_costs)) +
+            ZO_AREA((ZO_MAX_CAND + 1) * ZO_HSYMS, sizeof(zo_u32)) +
+            ZO_AREA(ZO_MAX_BLOCKS + 1, sizeof(zo_u32));
+    c->mem = ZALLOC(strm, (uInt)total, 1);
     c->items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
     c->best = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
     c->blocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_block));
-    c->bblocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_block));
-    c->costs = (zo_costs *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_costs));
-    c->prefix = (zo_u32 *)ZALLOC(strm, (ZO_MAX_CAND + 1) * ZO_HSYMS,
-                                 sizeof(zo_u32));
-    c->starts = (zo_u32 *)ZALLOC(strm, ZO_MAX_BLOCKS + 1, sizeof(zo_u32));
-    if (c->head == Z_NULL || c->child == Z_NULL || c->cache == Z_NULL ||
-        c->mcount == Z_NULL || c->cost == Z_NULL || c->from == Z_NULL ||
-        c->items == Z_NULL || c->best == Z_NULL || c->blocks == Z_NULL ||
-        c->bblocks == Z_NULL || c->costs == Z_NULL || c->prefix == Z_NULL ||
-        c->starts == Z_NULL) {
+    if (c->mem == Z_NULL || c->items == Z_NULL || c->best == Z_NULL ||
+        c->blocks == Z_NULL) {
         ctx_free(strm, c);
         return Z_NULL;
     }
+    /* the areas, each at a multiple of 64 bytes from the block's start */
+    m = (Bytef *)c->mem;
+    at = 0;
+#define ZO_CARVE(ptr, type, n) do { \
+        ptr = (type *)(m + at); \
+        at += ZO_AREA(n, sizeof(type)); \
+    } while (0)
+    ZO_CARVE(c->head, zo_u32, ZO_HASH_SIZE);
+    ZO_CARVE(c->child, zo_u32, 4 * (ulg)wsize);
+    ZO_CARVE(c->cache, zo_match, ZO_CACHE);
+    ZO_CARVE(c->mcount, ush, ZO_SEG);
+    ZO_CARVE(c->cost, zo_u32, ZO_SEG + 4);
+    ZO_CARVE(c->from, zo_u32, ZO_SEG + 1);
+    ZO_CARVE(c->bblocks, zo_block, ZO_MAX_BLOCKS);
+    ZO_CARVE(c->costs, zo_costs, ZO_MAX_BLOCKS);
+    ZO_CARVE(c->prefix, zo_u32, (ZO_MAX_CAND + 1) * ZO_HSYMS);
+    ZO_CARVE(c->starts, zo_u32, ZO_MAX_BLOCKS + 1);
+#undef ZO_CARVE
     /* log2(1 + i/256) * 65536 by repeated squaring: integers only */
     for (i = 0; i < 256; i++) {
         zt_u64 z = (zt_u64)(256 + i) << 23;     /* (1 + i/256) * 2^31 */

@@ -96,6 +96,8 @@ typedef struct {
     int cand;                   /* candidate block boundaries, at most */
     int starts;                 /* 1: the greedy statistics only; 2: also
                                    with every byte counted as a literal */
+    int stop;                   /* whole-segment passes end early once the
+                                   entropy gains less than stop / 100000 */
 } zo_config;
 
 /* Bit costs of a parse (1/16 bit): literal bytes, match lengths 3..258
@@ -115,6 +117,8 @@ typedef struct zo_ctx_s {
     zo_u32 hist, n;
     zo_u32 wsize;
     int level, strategy;
+    voidpf mem;                 /* the arrays below but items, best and
+                                   blocks (deflate_opt.c) */
     /* match finder */
     zo_u32 *head;               /* ZO_HASH_SIZE tree roots */
     zo_u32 *child;              /* 2 * 2 * wsize: a ring of slots */

@@ -51,11 +51,12 @@
 #endif
 
 /* depth, nice, skip, whole-segment passes, block passes, boundaries,
-   starts: chosen by size and time over the corpus (TECHNIQUES.md) */
+   starts, early stop: chosen by size and time over the corpus
+   (TECHNIQUES.md) */
 local const zo_config configs[3] = {
-    {64, 258, 1, 4, 2, 128, 1},
-    {96, 258, 1, 4, 3, 128, 2},
-    {160, 258, 0, 4, 3, 128, 2}
+    {64, 258, 1, 4, 2, 128, 1, 50},
+    {96, 258, 1, 4, 3, 128, 2, 0},
+    {160, 258, 0, 4, 3, 128, 2, 0}
 };
 
 #ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
@@ -126,6 +127,7 @@ local void costs_fixed(zo_costs *k) {
 
 /* Prices from frequencies as entropy: -log2(f / total), fractional. */
 local zo_u32 lg2(const zo_ctx *c, zo_u32 x);
+local zt_u64 flg2(const zo_ctx *c, zo_u32 f);
 local void costs_entropy(const zo_ctx *c, zo_costs *k, const zo_u32 *llf,
                          const zo_u32 *df) {
     zo_u32 tl = 0, td = 0, lt, ldt, cl[ZO_NLL], cd[ZO_NDIST];
@@ -184,10 +186,37 @@ local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb);
 local void costs_entropy(const zo_ctx *c, zo_costs *k, const zo_u32 *llf,
                          const zo_u32 *df);
 local zo_u32 one_block_bits(zo_ctx *c, zo_u32 *llf, zo_u32 *df);
-local zo_u32 first_pass(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
+local zt_u64 ent_bits(const zo_ctx *c, const zo_u32 *llf, const zo_u32 *df);
+local zo_u32 first_pass(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
+                        zo_u32 *df) {
     costs_entropy(c, &c->costs[0], llf, df);
     parse(c, c->costs, Z_NULL, 1);
+    if (cf->starts < 2) {       /* the size is only needed to pick a start */
+        zo_block_freqs(c, c->items, c->nitems, llf, df);
+        return 0;
+    }
     return one_block_bits(c, llf, df);
+}
+
+/* The entropy of the frequencies llf, df plus their extra bits, in bits *
+   65536: an estimate of a parse's size, cheaper than one_block_bits(). */
+local zt_u64 ent_bits(const zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
+    zt_u64 sum = 0, t;
+    zo_u32 tl = 0, td = 0, x = 0;
+    int i;
+    for (i = 0; i < 286; i++) {
+        tl += llf[i];
+        sum += flg2(c, llf[i]);
+    }
+    for (i = 0; i < 29; i++)
+        x += llf[257 + i] * zo_len_extra[i];
+    for (i = 0; i < 30; i++) {
+        td += df[i];
+        sum += flg2(c, df[i]);
+        x += df[i] * zo_dist_extra[i];
+    }
+    t = (zt_u64)tl * lg2(c, tl) + (zt_u64)td * lg2(c, td + (td == 0));
+    return t - sum + ((zt_u64)x << 16);
 }
 
 /* The whole-segment passes after the first (whose frequencies are in llf,
@@ -196,10 +225,31 @@ local zo_u32 more_passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
                          zo_u32 *df) {
     int pass;
     zo_u32 bits = 0;
+    zt_u64 est = 0, prev;
+    int stop = cf->stop, minp = 2;
+#ifdef ZO_TUNE
+    if (getenv("ZO_ES")) stop = atoi(getenv("ZO_ES"));
+    if (getenv("ZO_ESMIN")) minp = atoi(getenv("ZO_ESMIN"));
+#endif
+    if (stop)
+        est = ent_bits(c, llf, df);
     for (pass = 1; pass < cf->passes; pass++) {
         costs_entropy(c, &c->costs[0], llf, df);
         parse(c, c->costs, Z_NULL, 1);
-        bits = one_block_bits(c, llf, df);
+        if (cf->starts < 2)
+            zo_block_freqs(c, c->items, c->nitems, llf, df);
+        else
+            bits = one_block_bits(c, llf, df);
+#ifdef ZO_TUNE
+        if (getenv("ZO_LOG")) fprintf(stderr, "pass %d n %u bits %u\n", pass, c->n, bits);
+#endif
+        if (stop) {
+            prev = est;
+            est = ent_bits(c, llf, df);
+            if (pass >= minp - 1 && pass + 1 < cf->passes &&
+                (prev <= est || (prev - est) * 100000 < prev * (zt_u64)stop))
+                break;
+        }
     }
     return bits;
 }
@@ -367,31 +417,44 @@ void ZLIB_INTERNAL zo_parse_tables(zo_ctx *c) {
         c->flg[f] = f * lg2(c, f);
 }
 
-/* Estimated bits * 65536 of a block whose symbol counts are a - b (prefix
-   histograms); used[] lists the symbols that occur in the segment; tll
-   and td: the block's literal/length symbols (end-of-block counted) and
-   distance symbols. */
-local zt_u64 est_bits(const zo_ctx *c, const zo_u32 *a, const zo_u32 *b,
-                      const ush *used, int nused, zo_u32 tll, zo_u32 td) {
-    zt_u64 sum = 0, t;
-    zo_u32 nu = 0;
-    int i;
-    for (i = 0; i < nused; i++) {
-        unsigned s = used[i];
-        zo_u32 f = a[s] - b[s];
-        sum += f < ZO_FLG ? (zt_u64)c->flg[f] : (zt_u64)f * lg2(c, f);
-        nu += f != 0;
-    }
+/* f * log2(f) * 65536 */
+local ZT_INLINE zt_u64 flg2(const zo_ctx *c, zo_u32 f) {
+    return f < ZO_FLG ? (zt_u64)c->flg[f] : (zt_u64)f * lg2(c, f);
+}
+
+/* The estimate of a block but its symbols' sum of f * log2(f): tll and
+   td, its literal/length symbols (end-of-block counted) and distance
+   symbols; extra, its extra bits; nu, its symbols used. */
+local ZT_INLINE zt_u64 est_rest(const zo_ctx *c, zo_u32 tll, zo_u32 td,
+                                zo_u32 extra, zo_u32 nu) {
+    zt_u64 t;
     t = (zt_u64)tll * lg2(c, tll);
     t += (zt_u64)td * lg2(c, td + (td == 0));
-    t += (zt_u64)(a[ZO_HSYMS - 1] - b[ZO_HSYMS - 1]) << 16;   /* extra bits */
+    t += (zt_u64)extra << 16;                                   /* extra bits */
 #ifdef ZO_TUNE
     { static int ha = -1, hb; if (ha < 0) { ha = getenv("ZO_HA") ? atoi(getenv("ZO_HA")) : 72; hb = getenv("ZO_HB") ? atoi(getenv("ZO_HB")) : 4; }
       t += (zt_u64)(ha + hb * nu) << 16; }
 #else
     t += (zt_u64)(72 + 4 * nu) << 16;                          /* header */
 #endif
-    return t - sum;
+    return t;
+}
+
+/* Estimated bits * 65536 of a block whose symbol counts are a - b (prefix
+   histograms of the nused symbols that occur in the segment, then the
+   extra bits): the entropy of its symbols, its extra bits and its header
+   (72 bits and 4 per symbol used). */
+local zt_u64 est_bits(const zo_ctx *c, const zo_u32 *a, const zo_u32 *b,
+                      int nused, zo_u32 tll, zo_u32 td) {
+    zt_u64 sum = 0;
+    zo_u32 nu = 0;
+    int i;
+    for (i = 0; i < nused; i++) {
+        zo_u32 f = a[i] - b[i];
+        sum += flg2(c, f);
+        nu += f != 0;
+    }
+    return est_rest(c, tll, td, a[nused] - b[nused], nu) - sum;
 }
 
 /* ===========================================================================
@@ -400,7 +463,9 @@ local zt_u64 est_bits(const zo_ctx *c, const zo_u32 *a, const zo_u32 *b,
  * first item to starts[] and returns the number of blocks.
  */
 local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
-    zo_u32 m = c->nitems, step, j;
+    zo_u32 m = c->nitems, step, j, stride, lpos;
+    zo_u32 room = (ZO_MAX_CAND + 1) * ZO_HSYMS;     /* words of c->prefix */
+    zo_u32 lst[ZO_MAX_CAND + 1];        /* each piece's symbols in pre[] */
     int K, i, jj, nused = 0;
     zo_u32 *pre = c->prefix;
     ush used[ZO_HSYMS];
@@ -445,15 +510,80 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
         for (i = 0; i < ZO_HSYMS - 1; i++)
             if (h[i])
                 used[nused++] = (ush)i;
+        used[nused] = ZO_HSYMS - 1;             /* the extra bits */
     }
+    /* keep only the used symbols' columns, in place (rows shrink from
+       ZO_HSYMS to stride words; used[u] >= u, so nothing is overwritten
+       before it is read): the estimates below read them contiguously */
+    stride = (zo_u32)nused + 1;
+    for (i = 0; i <= K; i++) {
+        const zo_u32 *h = pre + (zo_u32)i * ZO_HSYMS;
+        zo_u32 *d = pre + (zo_u32)i * stride;
+        for (jj = 0; jj <= nused; jj++)
+            d[jj] = h[used[jj]];
+    }
+    /* Each piece's symbols, as u | count << 9, after the rows (they fit
+       when cand <= 128: K * nused words at most).  The estimates for the
+       blocks ending at piece jj are then summed piece by piece, from the
+       last piece back, updating only the symbols each piece adds: the same
+       integers as est_bits() (which the loop below falls back on), so the
+       same boundaries, in a fraction of the time where pieces use few of
+       the segment's symbols (small inputs, many pieces). */
+    lpos = (zo_u32)(K + 1) * stride;
+    for (i = 0; i < K && lpos <= room - (zo_u32)nused; i++) {
+        const zo_u32 *h0 = pre + (zo_u32)i * stride, *h1 = h0 + stride;
+        lst[i] = lpos;
+        for (jj = 0; jj < nused; jj++)
+            if (h1[jj] != h0[jj])
+                pre[lpos++] = (zo_u32)jj | (h1[jj] - h0[jj]) << 9;
+    }
+    lst[i] = lpos;
     best[0] = 0;
+    if (i == K) {       /* an update costs about three symbols of a scan */
+        zt_u64 upd = 0;
+        for (i = 0; i < K; i++)
+            upd += (zt_u64)(lst[i + 1] - lst[i]) * (zo_u32)(K - i);
+        if (3 * upd >= (zt_u64)K * (zo_u32)(K + 1) / 2 * (zo_u32)nused)
+            i = 0;
+    }
+    if (i == K) {
+        zo_u32 cur[ZO_HSYMS];
+        for (jj = 1; jj <= K; jj++) {
+            const zo_u32 *hj = pre + (zo_u32)jj * stride;
+            zt_u64 bv = ~(zt_u64)0, sum = 0;
+            zo_u32 nu = 0, e;
+            int ba = 0;
+            zmemzero(cur, (unsigned)nused * sizeof(zo_u32));
+            for (i = jj - 1; i >= 0; i--) {
+                zt_u64 v;
+                for (e = lst[i]; e < lst[i + 1]; e++) {
+                    unsigned u = pre[e] & 0x1ff;
+                    zo_u32 old = cur[u], f = old + (pre[e] >> 9);
+                    cur[u] = f;
+                    sum += flg2(c, f) - flg2(c, old);
+                    nu += old == 0;
+                }
+                v = best[i] + (est_rest(c, 1 + nit[jj] - nit[i],
+                                        nmt[jj] - nmt[i],
+                                        hj[nused] - pre[(zo_u32)i * stride +
+                                                        (zo_u32)nused],
+                                        nu) - sum);
+                if (v <= bv) {          /* the first i of equals */
+                    bv = v;
+                    ba = i;
+                }
+            }
+            best[jj] = bv;
+            arg[jj] = bv == ~(zt_u64)0 ? 0 : ba;
+        }
+    } else
     for (jj = 1; jj <= K; jj++) {
         zt_u64 bv = ~(zt_u64)0;
         int ba = 0;
         for (i = 0; i < jj; i++) {
-            zt_u64 v = best[i] + est_bits(c, pre + (zo_u32)jj * ZO_HSYMS,
-                                          pre + (zo_u32)i * ZO_HSYMS,
-                                          used, nused,
+            zt_u64 v = best[i] + est_bits(c, pre + (zo_u32)jj * stride,
+                                          pre + (zo_u32)i * stride,
+                                          nused,
                                           1 + nit[jj] - nit[i],
                                           nmt[jj] - nmt[i]);
             if (v < bv) {
@@ -575,16 +705,16 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
        and gains nothing outside such data). */
     if (cf->starts < 2) {
         greedy_freqs(c, llf, df, 0);
-        first_pass(c, llf, df);
+        first_pass(c, cf, llf, df);
         more_passes(c, cf, llf, df);
     } else {
         zo_u32 bits_a, bits_b;
         greedy_freqs(c, llf, df, 1);
-        bits_b = first_pass(c, llf, df);
+        bits_b = first_pass(c, cf, llf, df);
         zmemcpy(c->best, c->items, c->nitems * sizeof(zo_item));
         c->nbest = c->nitems;
         greedy_freqs(c, llf, df, 0);
-        bits_a = first_pass(c, llf, df);
+        bits_a = first_pass(c, cf, llf, df);
         if ((zt_u64)bits_b * 100 < (zt_u64)bits_a * 99) {
             zo_item *t;
             zo_u32 nt;
