@@ -72,14 +72,19 @@ CXX=${CXX:-c++}
 
 usage() { sed -n '2,/^set -eu$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-# cflags PURPOSE [SANITIZERS]: the default CFLAGS of PURPOSE
+# cflags PURPOSE [SANITIZERS]: the default CFLAGS of PURPOSE (fuzz with
+# SANITIZERS "none": libFuzzer's coverage alone, -O2, for differences only)
 cflags() {
     s=${2:-address,undefined}
     case $1 in
         test) echo "-O2" ;;
         bench) echo "-O2" ;;
         san) echo "-O1 -g -fsanitize=$s -fno-sanitize-recover=all" ;;
-        fuzz) echo "-O1 -g -fsanitize=$s -fno-sanitize-recover=all -fsanitize=fuzzer-no-link" ;;
+        fuzz) if [ "$s" = none ]; then
+                  echo "-O2 -g -fsanitize=fuzzer-no-link"
+              else
+                  echo "-O1 -g -fsanitize=$s -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
+              fi ;;
         *) echo "pair.sh: no such purpose: $1 (test, bench, san, fuzz)" >&2
            exit 2 ;;
     esac

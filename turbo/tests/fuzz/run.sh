@@ -30,7 +30,9 @@
 # Environment: TIME (seconds per build, default 60), JOBS (libFuzzer -jobs
 # and -workers: that many fuzzing processes at once, default 1), SAN (the
 # builds, each a list for -fsanitize=; default "address,undefined": one
-# build with both; "address undefined" makes two, run one after the other),
+# build with both; "address undefined" makes two, run one after the other;
+# "none": no sanitizer, -O2, several times the executions per second, for
+# differences from pristine only),
 # CLANG (clang), FUZZ_BUILD (build/fuzz), FUZZ_ARGS (more libFuzzer
 # options).
 # Prints libFuzzer's final statistics; its log stays in the build folder,
