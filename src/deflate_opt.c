@@ -121,8 +121,9 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
     total = ZO_AREA(ZO_HASH_SIZE, sizeof(zo_u32)) +
             ZO_AREA(4 * (ulg)wsize, sizeof(zo_u32)) +
             ZO_AREA(ZO_CACHE, sizeof(zo_match)) +
-            ZO_AREA(ZO_SEG, sizeof(ush)) +
-            ZO_AREA(ZO_SEG + 4, sizeof(zo_u32)) +
+            ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
+            ZO_AREA(ZO_WIN, sizeof(zt_u64)) +
+            ZO_AREA(ZO_WIN, sizeof(zo_u32)) +
             ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
             ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_block)) +
             ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_costs)) +
@@ -147,8 +148,9 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
     ZO_CARVE(c->head, zo_u32, ZO_HASH_SIZE);
     ZO_CARVE(c->child, zo_u32, 4 * (ulg)wsize);
     ZO_CARVE(c->cache, zo_match, ZO_CACHE);
-    ZO_CARVE(c->mcount, ush, ZO_SEG);
-    ZO_CARVE(c->cost, zo_u32, ZO_SEG + 4);
+    ZO_CARVE(c->moff, zo_u32, ZO_SEG + 1);
+    ZO_CARVE(c->win, zt_u64, ZO_WIN);
+    ZO_CARVE(c->cost, zo_u32, ZO_WIN);
     ZO_CARVE(c->from, zo_u32, ZO_SEG + 1);
     ZO_CARVE(c->bblocks, zo_block, ZO_MAX_BLOCKS);
     ZO_CARVE(c->costs, zo_costs, ZO_MAX_BLOCKS);

@@ -123,10 +123,17 @@ typedef struct zo_ctx_s {
     zo_u32 *head;               /* ZO_HASH_SIZE tree roots */
     zo_u32 *child;              /* 2 * 2 * wsize: a ring of slots */
     zo_match *cache;            /* ZO_CACHE entries */
-    ush *mcount;                /* matches at each segment position */
+    zo_u32 *moff;               /* ZO_SEG + 1: where each segment position's
+                                   matches start in the cache (the next
+                                   position's start ends them) */
     zo_u32 nmatch;              /* in the cache, all positions */
+    int longm;                  /* 1/16 of the positions or more have a
+                                   match of ZO_LONG bytes or more */
     /* parse */
-    zo_u32 *cost;               /* ZO_SEG + 4 */
+    zt_u64 *win;                /* ZO_WIN: least costs from the positions
+                                   after the parse's, with the position */
+    zo_u32 *cost;               /* ZO_WIN: the costs alone (SSE2 parse) */
+    zt_u64 k64[548];            /* a block's prices, shifted (opt_parse.c) */
     zo_u32 *from;               /* ZO_SEG + 1: len | dist << 9 */
     zo_item *items, *best;      /* ZO_SEG each */
     zo_u32 nitems, nbest;
@@ -144,6 +151,9 @@ typedef struct zo_ctx_s {
     int last;                   /* the segment ends the stream */
 } zo_ctx;
 
+#define ZO_LONG 32              /* a long match (opt_parse.c) */
+#define ZO_WIN 2048             /* positions in the parse's window */
+#define ZO_WKEEP 262            /* kept when it slides (258 + padding) */
 #define ZO_HASH_BITS 16
 #define ZO_HASH_SIZE (1UL << ZO_HASH_BITS)
 #define ZO_CACHE (4 * ZO_SEG + 1024)

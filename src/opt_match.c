@@ -60,7 +60,9 @@ local ZT_INLINE unsigned extend(const Bytef *a, const Bytef *b, unsigned k,
 
 /* Insert position p into its tree; with out, record the matches found
    (increasing lengths) and return how many.  maxlen: bytes left from p
-   (at most 258, at least 3). */
+   (at most 258, at least 3).  The side a node joins is an index, not a
+   branch (to the predictor its direction is a coin toss); the bytes after
+   those known equal are compared a word at a time. */
 local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
                          int depth, zo_match *out, unsigned *longest) {
     const Bytef *base = c->base, *in = base + p;
@@ -68,50 +70,61 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
     zo_u32 mask = 2 * c->wsize - 1;     /* the tree's slots: a ring */
     zo_u32 *hp = &c->head[hash3(in)];
     zo_u32 q = *hp;
-    zo_u32 *lt = &child[2 * (p & mask)], *gt = &child[2 * (p & mask) + 1];
-    zo_u32 cutoff = p > c->wsize ? p - c->wsize : 0;
-    unsigned lt_len = 0, gt_len = 0, best = 2, cnt = 0;
+    zo_u32 span = p > c->wsize ? c->wsize : p;  /* nodes p - span .. p - 1 */
+    unsigned best = 2, cnt = 0;
+    /* [1]: the lesser side, [0]: the greater side: the link to fill next
+       and the bytes every string on that side shares with p's */
+    zo_u32 *link[2];
+    unsigned same[2];
 
+    link[1] = &child[2 * (p & mask)];
+    link[0] = link[1] + 1;
+    same[0] = same[1] = 0;
     *hp = p;
     if (nice > maxlen)
         nice = maxlen;
     for (;;) {
         const Bytef *m;
-        unsigned len;
-        if (q - cutoff >= p - cutoff || depth-- <= 0) {
-            *lt = *gt = NIL;
+        zo_u32 *cq, d1 = p - 1 - q;     /* the distance - 1 */
+        unsigned len, below;
+        if (d1 >= span || depth-- <= 0) {
+            *link[1] = *link[0] = NIL;
             break;
         }
         m = base + q;
-        len = lt_len < gt_len ? lt_len : gt_len;
-        if (m[len] == in[len]) {
-            len = extend(m, in, len + 1, maxlen);
-            if (len > best) {
-                best = len;
-                if (out != Z_NULL) {
-                    zo_u32 d1 = p - q - 1;
-                    out[cnt].len_dc = (ush)(len | ZO_DCODE(c, d1) << 9);
-                    out[cnt].dist1 = (ush)d1;
-                    cnt++;
-                }
+        cq = &child[2 * (q & mask)];
+        len = same[1] < same[0] ? same[1] : same[0];   /* equal so far */
+#if defined(ZT_WORD_BYTES) && defined(ZT_LITTLE_ENDIAN) && \
+    defined(ZT_HAVE_BITSCAN)
+        if (len + ZT_WORD_BYTES <= maxlen) {
+            zt_word x = zt_load_word(m + len) ^ zt_load_word(in + len);
+            if (x)
+                len += (unsigned)(ZT_CTZ_WORD(x) >> 3);
+            else
+                len = extend(m, in, len + ZT_WORD_BYTES, maxlen);
+        } else
+#endif
+            len = extend(m, in, len, maxlen);
+        if (len > best) {
+            best = len;
+            if (out != Z_NULL) {
+                out[cnt].len_dc = (ush)(len | ZO_DCODE(c, d1) << 9);
+                out[cnt].dist1 = (ush)d1;
+                cnt++;
             }
             if (len >= nice) {
-                *lt = child[2 * (q & mask)];
-                *gt = child[2 * (q & mask) + 1];
+                *link[1] = cq[0];
+                *link[0] = cq[1];
                 break;
             }
         }
-        if (m[len] < in[len]) {
-            *lt = q;
-            lt = &child[2 * (q & mask) + 1];
-            q = *lt;
-            lt_len = len;
-        } else {
-            *gt = q;
-            gt = &child[2 * (q & mask)];
-            q = *gt;
-            gt_len = len;
-        }
+        /* q's string is less than p's (below) or greater: it joins that
+           side, whose next link is then q's greater (lesser) child */
+        below = m[len] < in[len];
+        *link[below] = q;
+        link[below] = cq + below;
+        same[below] = len;
+        q = cq[below];
     }
     *longest = best;
     return cnt;
@@ -125,7 +138,7 @@ local void rle_matches(zo_ctx *c) {
     unsigned run = 0, cut = 1;
     for (i = 0; i < n; i++) {
         unsigned max = n - i > 258 ? 258 : n - i;
-        c->mcount[i] = 0;
+        c->moff[i] = used;
         if (c->hist + i == 0)
             continue;
         if (run > 1 && !cut)
@@ -142,22 +155,24 @@ local void rle_matches(zo_ctx *c) {
             c->cache[used].len_dc = (ush)run;     /* distance code 0 */
             c->cache[used].dist1 = 0;
             used++;
-            c->mcount[i] = 1;
         }
     }
+    c->moff[n] = used;
     c->nmatch = used;
 }
 
 /* ===========================================================================
- * Fill c->cache and c->mcount with the matches of every segment position.
+ * Fill c->cache with the matches of every segment position, c->moff with
+ * where each position's matches start.
  */
 void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf) {
-    zo_u32 total = c->hist + c->n, p, used = 0;
+    zo_u32 total = c->hist + c->n, p, used = 0, nlong = 0;
     unsigned long i;
 
     c->nmatch = 0;
+    c->longm = 0;
     if (c->strategy == Z_HUFFMAN_ONLY) {
-        zmemzero(c->mcount, c->n * sizeof(ush));
+        zmemzero(c->moff, (c->n + 1) * sizeof(zo_u32));
         return;
     }
     if (c->strategy == Z_RLE) {
@@ -174,30 +189,31 @@ void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf) {
     for (p = c->hist; p < total; p++) {
         unsigned longest, max = total - p > 258 ? 258 : total - p, k;
         zo_u32 i0 = p - c->hist;
-        if (max < 3) {
-            c->mcount[i0] = 0;
+        c->moff[i0] = used;
+        if (max < 3)
             continue;
-        }
         if (used + 260 > ZO_CACHE) {    /* cache full: no more matches */
             bt_insert(c, p, max, cf->nice, cf->depth, Z_NULL, &longest);
-            c->mcount[i0] = 0;
             continue;
         }
         k = bt_insert(c, p, max, cf->nice, cf->depth, c->cache + used,
                       &longest);
-        c->mcount[i0] = (ush)k;
         used += k;
+        if (longest >= ZO_LONG)
+            nlong++;
         if (cf->skip && longest >= (unsigned)cf->nice) {
             /* inside a nice match: insert only */
             zo_u32 end = p + longest;
             for (p++; p < end; p++) {
                 unsigned lg, mx = total - p > 258 ? 258 : total - p;
-                c->mcount[p - c->hist] = 0;
+                c->moff[p - c->hist] = used;
                 if (mx >= 3)
                     bt_insert(c, p, mx, cf->nice, 4, Z_NULL, &lg);
             }
             p--;
         }
     }
+    c->moff[c->n] = used;
     c->nmatch = used;
+    c->longm = nlong >= (c->n >> 4);
 }

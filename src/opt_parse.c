@@ -158,14 +158,14 @@ local void costs_entropy(const zo_ctx *c, zo_costs *k, const zo_u32 *llf,
  */
 local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df, int all) {
     const Bytef *in = c->base + c->hist;
-    zo_u32 i, off = 0, skip = 0;
+    zo_u32 i, skip = 0;
     zmemzero(llf, ZO_NLL * sizeof(zo_u32));
     zmemzero(df, ZO_NDIST * sizeof(zo_u32));
     for (i = 0; i < c->n; i++) {
-        unsigned k = c->mcount[i];
+        zo_u32 next = c->moff[i + 1];
         if (i >= skip) {
-            if (k) {
-                const zo_match *m = c->cache + off + k - 1;
+            if (next != c->moff[i]) {
+                const zo_match *m = c->cache + next - 1;
                 llf[257 + c->lcode[ZO_MLEN(*m)]]++;
                 df[ZO_MDC(*m)]++;
                 skip = i + ZO_MLEN(*m);
@@ -175,7 +175,6 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df, int all) {
                 llf[in[i]]++;
         } else if (all)
             llf[in[i]]++;
-        off += k;
     }
     llf[ZO_EOB]++;
 }
@@ -268,125 +267,225 @@ local zo_u32 one_block_bits(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
  * The cheapest parse of the segment: positions from starts[b] on (up to
  * starts[b + 1]) are priced with k[b], for b < nb.  Leaves the items in
  * c->items[0 .. c->nitems - 1].
+ *
+ * Each candidate at i is one 64-bit key, cost << ZO_PB | the position it
+ * reaches (i + length; 0 for the literal).  A position's matches cover
+ * increasing lengths, so the least key is the least cost, then the first
+ * match, then the shortest length: the choice of "<" over the candidates
+ * in turn, the literal first.  The least cost from each later position is
+ * kept in the same form (c->win, a window of ZO_WIN positions), so a
+ * length costs two loads, two adds and a minimum; the prices are shifted
+ * to the cost field once per block (c->k64).  from[i] is the position the
+ * choice reaches; the walk forward finds its match again.
  */
-local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
-    const Bytef *in = c->base + c->hist;
-    zo_u32 *cost = c->cost, *from = c->from;
-    zo_u32 n = c->n, i, off = c->nmatch, pos, cnt, first;
-    int b = nb - 1;
-    const zo_costs *ks = k + b;
+#define ZO_PB (ZO_SEG_BITS + 1)         /* a position: 0 .. ZO_SEG */
+#define ZO_LOW (((zt_u64)1 << ZO_PB) - 1)
 
-    first = nb > 1 ? starts[b] : 0;
-    cost[n] = 0;
-    cost[n + 1] = cost[n + 2] = cost[n + 3] = 0;    /* read, not used */
-    for (i = n; i-- > 0; ) {
-        unsigned cntm = c->mcount[i];
-        zo_u32 best;
-        while (i < first) {
-            b--;
-            ks = k + b;
-            first = b > 0 ? starts[b] : 0;
-        }
-        best = ks->lit[in[i]] + cost[i + 1];
-        if (cntm == 0)
-            from[i] = ZO_ITEM(in[i], 0);
-        else {
-            const zo_match *m;
-            const zo_u32 *lc = ks->len, *ci = cost + i;
-            unsigned j, l = 3;
-            /* the least of (cost, match, length) in one 64-bit key: the
-               first candidate wins ties, as with "<" in order */
-            zt_u64 key = (zt_u64)best << 18;
-            off -= cntm;
-            m = c->cache + off;
+local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
+                                const zo_u32 *starts, int nb, int longm) {
+    const Bytef *in = c->base + c->hist;
+    const zo_match *cache = c->cache;
+    const zo_u32 *moff = c->moff;
+    zt_u64 *win = c->win;
+    zt_u64 *lit64 = c->k64, *len64 = c->k64 + 256, *dist64 = c->k64 + 518;
+    zo_u32 *from = c->from;
+    zo_u32 n = c->n, i, pos, cnt, wbase;
+    int b;
 #ifdef ZO_SSE2
-            if (ZO_MLEN(m[cntm - 1]) >= ZO_SSE2_MIN) {
-                /* four lengths at a time: each lane keeps its least cost
-                   and the first (match, length) that has it; then the
-                   least (cost, match, length) over the lanes and the
-                   literal wins, the same choice as the scalar loop */
-                const __m128i iota = _mm_setr_epi32(0, 1, 2, 3);
-                const __m128i four = _mm_set1_epi32(4);
-                __m128i vmin = _mm_set1_epi32(0x7fffffff);
-                __m128i vbl = _mm_setzero_si128();
-                zo_u32 cs[4], ls[4];
-                zt_u64 x0, x1, x2, x3;
-                for (j = 0; j < cntm; j++) {
-                    unsigned len = ZO_MLEN(m[j]);
-                    __m128i vdc = _mm_set1_epi32((int)ks->dist[ZO_MDC(m[j])]);
-                    __m128i vl = _mm_add_epi32(_mm_set1_epi32(
-                                     (int)(l | (j + 1) << 9)), iota);
-                    __m128i v, lt;
-                    for (; l + 3 <= len; l += 4) {
-                        v = _mm_add_epi32(_mm_add_epi32(
-                                _mm_loadu_si128((const __m128i *)(lc + l)),
-                                _mm_loadu_si128((const __m128i *)(ci + l))),
-                                vdc);
-                        lt = _mm_cmpgt_epi32(vmin, v);
-                        vmin = _mm_or_si128(_mm_and_si128(lt, v),
-                                            _mm_andnot_si128(lt, vmin));
-                        vbl = _mm_or_si128(_mm_and_si128(lt, vl),
-                                           _mm_andnot_si128(lt, vbl));
-                        vl = _mm_add_epi32(vl, four);
-                    }
-                    if (l <= len) {     /* lanes beyond len cost 2^31 - 1 */
-                        v = _mm_add_epi32(_mm_add_epi32(
-                                _mm_loadu_si128((const __m128i *)(lc + l)),
-                                _mm_loadu_si128((const __m128i *)(ci + l))),
-                                vdc);
-                        v = _mm_or_si128(v, _mm_srli_epi32(_mm_cmpgt_epi32(
-                                vl, _mm_set1_epi32((int)(len | (j + 1) << 9))),
-                                1));
-                        lt = _mm_cmpgt_epi32(vmin, v);
-                        vmin = _mm_or_si128(_mm_and_si128(lt, v),
-                                            _mm_andnot_si128(lt, vmin));
-                        vbl = _mm_or_si128(_mm_and_si128(lt, vl),
-                                           _mm_andnot_si128(lt, vbl));
-                        l = len + 1;
-                    }
-                }
-                _mm_storeu_si128((__m128i *)cs, vmin);
-                _mm_storeu_si128((__m128i *)ls, vbl);
-                x0 = (zt_u64)cs[0] << 18 | ls[0];
-                x1 = (zt_u64)cs[1] << 18 | ls[1];
-                x2 = (zt_u64)cs[2] << 18 | ls[2];
-                x3 = (zt_u64)cs[3] << 18 | ls[3];
-                x0 = x1 < x0 ? x1 : x0;
-                x2 = x3 < x2 ? x3 : x2;
-                x0 = x2 < x0 ? x2 : x0;
-                key = x0 < key ? x0 : key;
-            } else
+    zo_u32 *cost = c->cost;     /* the same costs, 32 bits, for the lanes */
 #endif
-            {
-                zt_u64 x;
-                for (j = 0; j < cntm; j++) {
-                    unsigned len = ZO_MLEN(m[j]);
-                    zt_u64 dc = ks->dist[ZO_MDC(m[j])];
-                    zt_u64 tag = (zt_u64)(j + 1) << 9;
-                    for (; l <= len; l++) {
-                        x = ((dc + lc[l] + ci[l]) << 18) | tag | l;
-                        key = x < key ? x : key;
+
+    /* win[p - wbase] for positions p in [wbase, wbase + ZO_WIN) */
+    wbase = n + 4 > ZO_WIN ? n + 4 - ZO_WIN : 0;
+    win[n - wbase] = n;
+#ifdef ZO_SSE2
+    cost[n - wbase] = 0;
+    cost[n + 1 - wbase] = cost[n + 2 - wbase] = cost[n + 3 - wbase] = 0;
+#endif
+    i = n;
+    for (b = nb - 1; b >= 0; b--) {
+        const zo_costs *ks = k + b;
+        zo_u32 lo = b > 0 ? starts[b] : 0;
+        unsigned s;
+        if (i <= lo)
+            continue;
+        for (s = 0; s < 256; s++)
+            lit64[s] = (zt_u64)ks->lit[s] << ZO_PB;
+        for (s = 0; s < 262; s++)
+            len64[s] = (zt_u64)ks->len[s] << ZO_PB;
+        for (s = 0; s < 30; s++)
+            dist64[s] = (zt_u64)ks->dist[s] << ZO_PB;
+        while (i > lo) {
+            zo_u32 stop, hi;
+            zt_u64 *w;
+            if (i == wbase) {
+                /* slide: keep positions i .. i + ZO_WKEEP - 1 (those that
+                   exist), at the window's top */
+                zo_u32 top = i + ZO_WKEEP, nw, keep;
+                nw = top > ZO_WIN ? top - ZO_WIN : 0;
+                keep = n + 1 - i < ZO_WKEEP ? n + 1 - i : ZO_WKEEP;
+                zo_move(win + (i - nw), win, keep * sizeof(zt_u64));
+#ifdef ZO_SSE2
+                keep = n + 4 - i < ZO_WKEEP ? n + 4 - i : ZO_WKEEP;
+                zo_move(cost + (i - nw), cost, keep * sizeof(zo_u32));
+#endif
+                wbase = nw;
+            }
+            stop = lo > wbase ? lo : wbase;
+            w = win + (i - wbase);      /* w[l]: position i + l */
+            hi = moff[i];
+            while (i > stop) {
+                zt_u64 key;
+                zo_u32 mo;
+                i--;
+                w--;
+                mo = moff[i];
+                key = (w[1] & ~ZO_LOW) + lit64[in[i]];
+                if (mo != hi) {
+                    const zo_match *m = cache + mo, *mend = cache + hi;
+#ifdef ZO_SSE2
+                    if (ZO_MLEN(mend[-1]) >= ZO_SSE2_MIN) {
+                        /* four lengths at a time: each lane keeps its
+                           least cost and the first (match, length) that
+                           has it; then the least (cost, length) over the
+                           lanes wins, the same choice as the scalar loop */
+                        const zo_u32 *lc = ks->len, *ci = cost + (w - win);
+                        const __m128i iota = _mm_setr_epi32(0, 1, 2, 3);
+                        const __m128i four = _mm_set1_epi32(4);
+                        __m128i vmin = _mm_set1_epi32(0x7fffffff);
+                        __m128i vbl = _mm_setzero_si128();
+                        zo_u32 cv[4], ls[4];
+                        zt_u64 x;
+                        unsigned l = 3;
+                        int t;
+                        for (; m < mend; m++) {
+                            unsigned len = ZO_MLEN(*m);
+                            __m128i vdc = _mm_set1_epi32(
+                                (int)ks->dist[ZO_MDC(*m)]);
+                            __m128i vl = _mm_add_epi32(
+                                _mm_set1_epi32((int)l), iota);
+                            __m128i v, lt;
+                            for (; l + 3 <= len; l += 4) {
+                                v = _mm_add_epi32(_mm_add_epi32(
+                                    _mm_loadu_si128((const __m128i *)(lc + l)),
+                                    _mm_loadu_si128((const __m128i *)(ci + l))),
+                                    vdc);
+                                lt = _mm_cmpgt_epi32(vmin, v);
+                                vmin = _mm_or_si128(_mm_and_si128(lt, v),
+                                                    _mm_andnot_si128(lt, vmin));
+                                vbl = _mm_or_si128(_mm_and_si128(lt, vl),
+                                                   _mm_andnot_si128(lt, vbl));
+                                vl = _mm_add_epi32(vl, four);
+                            }
+                            if (l <= len) { /* lanes beyond len: 2^31 - 1 */
+                                v = _mm_add_epi32(_mm_add_epi32(
+                                    _mm_loadu_si128((const __m128i *)(lc + l)),
+                                    _mm_loadu_si128((const __m128i *)(ci + l))),
+                                    vdc);
+                                v = _mm_or_si128(v, _mm_srli_epi32(
+                                    _mm_cmpgt_epi32(vl, _mm_set1_epi32(
+                                        (int)len)), 1));
+                                lt = _mm_cmpgt_epi32(vmin, v);
+                                vmin = _mm_or_si128(_mm_and_si128(lt, v),
+                                                    _mm_andnot_si128(lt, vmin));
+                                vbl = _mm_or_si128(_mm_and_si128(lt, vl),
+                                                   _mm_andnot_si128(lt, vbl));
+                                l = len + 1;
+                            }
+                        }
+                        _mm_storeu_si128((__m128i *)cv, vmin);
+                        _mm_storeu_si128((__m128i *)ls, vbl);
+                        for (t = 0; t < 4; t++) {
+                            if (ls[t] == 0)     /* a lane with no length */
+                                continue;
+                            x = (zt_u64)cv[t] << ZO_PB | (i + ls[t]);
+                            key = x < key ? x : key;
+                        }
+                    } else
+#endif
+                    if (longm && ZO_MLEN(mend[-1]) >= ZO_LONG) {
+                        /* where a match covers many lengths, two running
+                           minima of w[l] + len64[l], the distance added
+                           once (the same least key) */
+                        z_size_t ll = 3;
+                        do {
+                            unsigned v = m->len_dc;
+                            z_size_t len = v & 0x1ff;
+                            zt_u64 d = dist64[v >> 9], x;
+                            if (len >= ll + 8) {
+                                zt_u64 a0 = ~(zt_u64)0, a1 = a0, x1;
+                                do {
+                                    x = w[ll] + len64[ll];
+                                    x1 = w[ll + 1] + len64[ll + 1];
+                                    a0 = x < a0 ? x : a0;
+                                    a1 = x1 < a1 ? x1 : a1;
+                                } while ((ll += 2) < len);
+                                if (ll == len) {
+                                    x = w[ll] + len64[ll];
+                                    a0 = x < a0 ? x : a0;
+                                    ll++;
+                                }
+                                a0 = a1 < a0 ? a1 : a0;
+                                a0 += d;
+                                key = a0 < key ? a0 : key;
+                            } else
+                                do {
+                                    x = w[ll] + len64[ll] + d;
+                                    key = x < key ? x : key;
+                                } while (++ll <= len);
+                        } while (++m < mend);
+                    } else {
+                        /* every match covers one length at least */
+                        z_size_t ll = 3;
+                        do {
+                            unsigned v = m->len_dc;
+                            z_size_t len = v & 0x1ff;
+                            zt_u64 d = dist64[v >> 9], x;
+                            do {
+                                x = w[ll] + len64[ll] + d;
+                                key = x < key ? x : key;
+                            } while (++ll <= len);
+                        } while (++m < mend);
                     }
                 }
+                hi = mo;
+                from[i] = (zo_u32)(key & ZO_LOW);
+                *w = (key & ~ZO_LOW) | i;
+#ifdef ZO_SSE2
+                cost[w - win] = (zo_u32)(key >> ZO_PB);
+#endif
             }
-            best = (zo_u32)(key >> 18);
-            if (key & 0x3ffff) {
-                unsigned jj = (unsigned)((key >> 9) & 0x1ff) - 1;
-                from[i] = ZO_ITEM(key & 0x1ff, m[jj].dist1 + 1);
-            } else
-                from[i] = ZO_ITEM(in[i], 0);
         }
-        cost[i] = best;
     }
-    /* the items, walking forward */
+    /* the items, walking forward: the match whose lengths hold the chosen
+       one */
     cnt = 0;
     for (pos = 0; pos < n; cnt++) {
+        zo_u32 f = from[pos];
         zo_item it;
-        it.v = from[pos];
+        if (f == 0) {
+            it.v = ZO_ITEM(in[pos], 0);
+            pos++;
+        } else {
+            const zo_match *m = cache + moff[pos];
+            f -= pos;
+            while (ZO_MLEN(*m) < f)
+                m++;
+            it.v = ZO_ITEM(f, m->dist1 + 1);
+            pos += f;
+        }
         c->items[cnt] = it;
-        pos += ZO_DIST(it) ? ZO_LEN(it) : 1;
     }
     c->nitems = cnt;
+}
+
+/* Two copies of the parse: with and without the loop for long matches,
+   which costs text a test per position (c->longm: zo_find_matches()). */
+local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
+    if (c->longm)
+        parse_body(c, k, starts, nb, 1);
+    else
+        parse_body(c, k, starts, nb, 0);
 }
 
 /* ===========================================================================
