@@ -1,9 +1,9 @@
 #!/bin/sh
-# sets.sh REPS "name:level ..." : per corpus set, sum over files of min-of-REPS CPU seconds, compressors interleaved per file
+# sets.sh REPS "name:level ..." : per corpus set (SETS, default all four), sum over files of
+# min-of-REPS CPU seconds, compressors interleaved per file (./zrun-NAME, one process per file)
 R=$1; LIST=$2
-C=/work/shared/corpus
-for set in canterbury calgary large mixed; do
-  for f in $(ls $C/$set | grep -v '\.' ; ls $C/$set | grep '\.'); do :; done
+C=${ZT_CORPUS:-/work/shared/corpus}
+for set in ${SETS:-canterbury calgary large mixed}; do
   for f in $(find $C/$set -type f | LC_ALL=C sort); do
     for x in $LIST; do b=${x%:*}; L=${x#*:}
       REPS=$R ./zrun-$b $L $f | head -1 | awk -v s=$set -v n=$x '{print s, n, $2, $4}'
