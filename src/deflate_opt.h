@@ -94,10 +94,11 @@ typedef struct {
     int passes;                 /* parse passes over the whole segment */
     int block_passes;           /* further passes with each block's codes */
     int cand;                   /* candidate block boundaries, at most */
-    int starts;                 /* 1: the greedy statistics only; 2: also
-                                   with every byte counted as a literal */
     int stop;                   /* whole-segment passes end early once the
                                    entropy gains less than stop / 100000 */
+    int sweep;                  /* 1: the first statistics from a sweep
+                                   over pieces of ZO_SWEEP_MAX positions
+                                   (opt_parse.c), 0: the greedy parse's */
 } zo_config;
 
 /* Bit costs of a parse (1/16 bit): literal bytes, match lengths 3..258
@@ -157,6 +158,9 @@ typedef struct zo_ctx_s {
 #define ZO_HASH_BITS 16
 #define ZO_HASH_SIZE (1UL << ZO_HASH_BITS)
 #define ZO_CACHE (4 * ZO_SEG + 1024)
+#define ZO_PIECE 4096          /* positions of a piece of the sweep, */
+/* at most: its keys (8 bytes a position, one more) go in c->from */
+#define ZO_SWEEP_MAX (ZO_SEG / 2 - 1 < ZO_PIECE ? ZO_SEG / 2 - 1 : ZO_PIECE)
 #define ZO_SPLIT_STEP_MIN 64   /* items between candidate boundaries */
 #define ZO_MAX_CAND 256         /* candidate boundaries per segment */
 #define ZO_MAX_BLOCKS (ZO_MAX_CAND + 1)

@@ -4,8 +4,9 @@
  *
  * A segment is compressed in four steps:
  *
- * 1. Statistics to start from: a greedy parse (the longest match at each
- *    position) gives symbol frequencies.
+ * 1. Statistics to start from: a sweep over pieces of 4 KiB, each parsed
+ *    alone and priced by the frequencies of the piece before it (the
+ *    first by a greedy parse's: the longest match at each position).
  * 2. Whole-segment passes: each symbol is priced at its entropy under the
  *    last frequencies (-log2 of its share, in 1/16 bit, at least one bit),
  *    the cheapest parse under those prices is found by dynamic
@@ -51,12 +52,12 @@
 #endif
 
 /* depth, nice, skip, whole-segment passes, block passes, boundaries,
-   starts, early stop: chosen by size and time over the corpus
+   early stop, sweep: chosen by size and time over the corpus
    (TECHNIQUES.md) */
 local const zo_config configs[3] = {
-    {64, 258, 1, 4, 2, 128, 1, 50},
-    {96, 258, 1, 4, 3, 128, 2, 0},
-    {160, 258, 0, 4, 3, 128, 2, 0}
+    {64, 258, 1, 1, 1, 128, 0, 1},
+    {96, 258, 1, 2, 2, 128, 0, 1},
+    {160, 258, 0, 3, 3, 128, 0, 1}
 };
 
 #ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
@@ -68,10 +69,9 @@ ZLIB_INTERNAL const zo_config *zo_config_of(int level) {
 #ifdef ZO_TUNE
     const char *e = getenv("ZO_CF");
     if (e) {
-        tune.starts = 2;
-        sscanf(e, "%d,%d,%d,%d,%d,%d,%d", &tune.depth, &tune.nice,
-               &tune.skip, &tune.passes, &tune.block_passes, &tune.cand,
-               &tune.starts);
+        tune.sweep = 1;
+        sscanf(e, "%d,%d,%d,%d,%d,%d", &tune.depth, &tune.nice,
+               &tune.skip, &tune.passes, &tune.block_passes, &tune.cand);
         return &tune;
     }
 #endif
@@ -179,22 +179,98 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df, int all) {
     llf[ZO_EOB]++;
 }
 
-/* The first pass from llf, df: parse, and the exact size of its result as
-   one block; leaves its frequencies in llf, df. */
+/* ===========================================================================
+ * Frequencies to start from, by a sweep: the segment is cut into pieces of
+ * ZO_SWEEP_MAX positions, and each piece in turn, from the first, gets its
+ * cheapest parse alone (matches cut at its end), priced by the entropy of
+ * the frequencies of the piece before it (the first piece's by the greedy
+ * parse's).  A piece's counts are small, so what one parse uses little
+ * the next prices dear and uses less: the sweep settles on fewer length
+ * and distance symbols, each cheaper, where whole-segment passes from the
+ * greedy statistics drift there only slowly or never (TECHNIQUES.md).
+ * Leaves the last piece's frequencies in llf, df; uses c->from and
+ * c->items as scratch.
+ */
+#define ZO_SWK 17               /* key: cost << 17 | match << 9 | length */
+#define ZO_SWLOW (((zt_u64)1 << ZO_SWK) - 1)
+local void sweep_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
+    const Bytef *in = c->base + c->hist;
+    const zo_match *cache = c->cache;
+    const zo_u32 *moff = c->moff;
+    zt_u64 *ck = (zt_u64 *)c->from;     /* keys from the piece's positions
+                                           (ZO_SWEEP_MAX + 1 fit) */
+    zo_item *ch = c->items;     /* the choice at each position */
+    zo_costs *k = &c->costs[0];
+    zt_u64 lk[259], litk[256];
+    zo_u32 lo, hi, i;
+    unsigned s;
+
+    greedy_freqs(c, llf, df, 0);
+    for (lo = 0; lo < c->n; lo = hi) {
+        hi = c->n - lo > ZO_SWEEP_MAX ? lo + ZO_SWEEP_MAX : c->n;
+        costs_entropy(c, k, llf, df);
+        for (s = 0; s < 256; s++)
+            litk[s] = (zt_u64)k->lit[s] << ZO_SWK;
+        for (s = 3; s < 259; s++)
+            lk[s] = (zt_u64)k->len[s] << ZO_SWK | s;
+        ck[hi - lo] = 0;        /* ck[p - lo] for positions p of the piece */
+        for (i = hi; i-- > lo; ) {
+            /* the least key: the least cost, then the literal, then the
+               shortest length (the first match that has it) */
+            zt_u64 key = litk[in[i]] + ck[i + 1 - lo];
+            const zo_match *m = cache + moff[i], *mend = cache + moff[i + 1];
+            const zt_u64 *w = ck + (i - lo);
+            unsigned ll = 3, lim = hi - i, j = 0;
+            for (; m < mend && ll <= lim; m++, j++) {
+                unsigned len = ZO_MLEN(*m);
+                zt_u64 d = (zt_u64)k->dist[ZO_MDC(*m)] << ZO_SWK |
+                           (zt_u64)j << 9, x;
+                if (len > lim)
+                    len = lim;
+                do {
+                    x = lk[ll] + w[ll] + d;
+                    key = x < key ? x : key;
+                } while (++ll <= len);
+            }
+            ck[i - lo] = key & ~ZO_SWLOW;
+            ch[i].v = (zo_u32)(key & ZO_SWLOW);
+        }
+        zmemzero(llf, ZO_NLL * sizeof(zo_u32));
+        zmemzero(df, ZO_NDIST * sizeof(zo_u32));
+        for (i = lo; i < hi; ) {
+            zo_u32 v = ch[i].v;
+            if (v == 0)
+                llf[in[i++]]++;
+            else {
+                llf[257 + c->lcode[v & 0x1ff]]++;
+                df[ZO_MDC(cache[moff[i] + (v >> 9)])]++;
+                i += v & 0x1ff;
+            }
+        }
+        llf[ZO_EOB]++;
+    }
+}
+
+/* The statistics to start from: the sweep's or the greedy parse's. */
+local void start_freqs(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
+                       zo_u32 *df) {
+    int sweep = cf->sweep;
+#ifdef ZO_TUNE
+    if (getenv("ZO_SWP")) sweep = atoi(getenv("ZO_SWP"));
+#endif
+    if (sweep)
+        sweep_freqs(c, llf, df);
+    else
+        greedy_freqs(c, llf, df, 0);
+}
+
+/* The first pass from llf, df: parse; leaves its frequencies in llf, df. */
 local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb);
-local void costs_entropy(const zo_ctx *c, zo_costs *k, const zo_u32 *llf,
-                         const zo_u32 *df);
-local zo_u32 one_block_bits(zo_ctx *c, zo_u32 *llf, zo_u32 *df);
 local zt_u64 ent_bits(const zo_ctx *c, const zo_u32 *llf, const zo_u32 *df);
-local zo_u32 first_pass(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
-                        zo_u32 *df) {
+local void first_pass(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
     costs_entropy(c, &c->costs[0], llf, df);
     parse(c, c->costs, Z_NULL, 1);
-    if (cf->starts < 2) {       /* the size is only needed to pick a start */
-        zo_block_freqs(c, c->items, c->nitems, llf, df);
-        return 0;
-    }
-    return one_block_bits(c, llf, df);
+    zo_block_freqs(c, c->items, c->nitems, llf, df);
 }
 
 /* The entropy of the frequencies llf, df plus their extra bits, in bits *
@@ -219,11 +295,10 @@ local zt_u64 ent_bits(const zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
 }
 
 /* The whole-segment passes after the first (whose frequencies are in llf,
-   df): returns the exact one-block size of the last parse. */
-local zo_u32 more_passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
-                         zo_u32 *df) {
+   df); leaves the last parse's frequencies in llf, df. */
+local void more_passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
+                       zo_u32 *df) {
     int pass;
-    zo_u32 bits = 0;
     zt_u64 est = 0, prev;
     int stop = cf->stop, minp = 2;
 #ifdef ZO_TUNE
@@ -235,13 +310,7 @@ local zo_u32 more_passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
     for (pass = 1; pass < cf->passes; pass++) {
         costs_entropy(c, &c->costs[0], llf, df);
         parse(c, c->costs, Z_NULL, 1);
-        if (cf->starts < 2)
-            zo_block_freqs(c, c->items, c->nitems, llf, df);
-        else
-            bits = one_block_bits(c, llf, df);
-#ifdef ZO_TUNE
-        if (getenv("ZO_LOG")) fprintf(stderr, "pass %d n %u bits %u\n", pass, c->n, bits);
-#endif
+        zo_block_freqs(c, c->items, c->nitems, llf, df);
         if (stop) {
             prev = est;
             est = ent_bits(c, llf, df);
@@ -250,7 +319,24 @@ local zo_u32 more_passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
                 break;
         }
     }
-    return bits;
+}
+
+/* The segment's bytes as literals alone, estimated from their entropy,
+   in bits * 65536, with the end of block and a header of 72 bits and 4 per
+   byte value used (as est_bits() counts a block's). */
+local zt_u64 literal_bits(const zo_ctx *c) {
+    const Bytef *in = c->base + c->hist;
+    zo_u32 f[256], i, nu = 0;
+    zt_u64 sum = 0;
+    zmemzero(f, sizeof(f));
+    for (i = 0; i < c->n; i++)
+        f[in[i]]++;
+    for (i = 0; i < 256; i++) {
+        sum += flg2(c, f[i]);
+        nu += f[i] != 0;
+    }
+    return (zt_u64)(c->n + 1) * lg2(c, c->n + 1) - sum +
+           ((zt_u64)(72 + 4 * (nu + 1)) << 16);
 }
 
 /* The exact size of the segment as one block with c->items' frequencies
@@ -794,47 +880,37 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
         form_blocks(c, ps, 1);
         return;
     }
-    /* Two starts: the greedy parse's frequencies (A), and the same with
-       every byte also counted as a literal (B).  Where matches are
-       everywhere but poor (random hex digits), A makes literals look dear
-       and its passes never leave the matches (8% larger than literals
-       alone); there B's first parse is smaller.  Where it is by 1% or more,
-       both go through all the passes and the smaller parse goes on.
-       Level 10 takes A alone (B's first parse is a seventh of its time,
-       and gains nothing outside such data). */
-    if (cf->starts < 2) {
-        greedy_freqs(c, llf, df, 0);
-        first_pass(c, cf, llf, df);
-        more_passes(c, cf, llf, df);
-    } else {
-        zo_u32 bits_a, bits_b;
-        greedy_freqs(c, llf, df, 1);
-        bits_b = first_pass(c, cf, llf, df);
-        zmemcpy(c->best, c->items, c->nitems * sizeof(zo_item));
-        c->nbest = c->nitems;
-        greedy_freqs(c, llf, df, 0);
-        bits_a = first_pass(c, cf, llf, df);
-        if ((zt_u64)bits_b * 100 < (zt_u64)bits_a * 99) {
-            zo_item *t;
-            zo_u32 nt;
-            bits_a = more_passes(c, cf, llf, df);
-            t = c->items;                       /* A's parse to best, */
-            c->items = c->best;                 /* B's back */
+    /* The statistics to start from (the sweep's, or the greedy parse's),
+       then the whole-segment passes.  Where matches are everywhere but
+       poor (random hex digits), any statistics that take them make literals
+       look dear, and the passes never leave the matches (7-10% larger than
+       literals alone).  So where the bytes as literals alone are estimated
+       1% smaller than the parse, a second start, the greedy statistics with
+       every byte also counted as a literal, goes through the same passes,
+       and the smaller parse goes on. */
+    start_freqs(c, cf, llf, df);
+    first_pass(c, llf, df);
+    more_passes(c, cf, llf, df);
+    {
+        zo_u32 bits = one_block_bits(c, llf, df), bits_b;
+        if (literal_bits(c) * 100 < ((zt_u64)bits << 16) * 99) {
+            zo_item *t = c->items;              /* this parse to best */
+            zo_u32 nt = c->nitems;
+            c->items = c->best;
             c->best = t;
-            nt = c->nitems;
             c->nitems = c->nbest;
             c->nbest = nt;
-            zo_block_freqs(c, c->items, c->nitems, llf, df);
-            costs_entropy(c, &c->costs[0], llf, df);
-            bits_b = more_passes(c, cf, llf, df);
-            if (bits_a <= bits_b) {
+            greedy_freqs(c, llf, df, 1);
+            first_pass(c, llf, df);
+            more_passes(c, cf, llf, df);
+            bits_b = one_block_bits(c, llf, df);
+            if (bits <= bits_b) {               /* the first one back */
                 t = c->items;
                 c->items = c->best;
                 c->best = t;
                 c->nitems = c->nbest;
             }
-        } else
-            more_passes(c, cf, llf, df);
+        }
     }
     /* block boundaries, as input positions */
     nb = split_at(c, cf, ps);

@@ -31,7 +31,7 @@
 # pngcrush, Pillow, pigz, Perl) on each library, bytes and speed compared
 # (long; the full run has clients-quick, python and git archive bytes).
 # The full run has cross-quick (tools/check/cross.sh quick: arm64 and s390x
-# under qemu on one file, about 30 s), which is skipped where those cross
+# under qemu on one file, levels 0-12, about 30 s), which is skipped where those cross
 # compilers and qemu-user are not installed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
