@@ -94,11 +94,6 @@ typedef struct {
     int passes;                 /* parse passes over the whole segment */
     int block_passes;           /* further passes with each block's codes */
     int cand;                   /* candidate block boundaries, at most */
-    int stop;                   /* whole-segment passes end early once the
-                                   entropy gains less than stop / 100000 */
-    int sweep;                  /* 1: the first statistics from a sweep
-                                   over pieces of ZO_SWEEP_MAX positions
-                                   (opt_parse.c), 0: the greedy parse's */
 } zo_config;
 
 /* Bit costs of a parse (1/16 bit): literal bytes, match lengths 3..258

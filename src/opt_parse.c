@@ -51,13 +51,12 @@
 #  endif
 #endif
 
-/* depth, nice, skip, whole-segment passes, block passes, boundaries,
-   early stop, sweep: chosen by size and time over the corpus
-   (TECHNIQUES.md) */
+/* depth, nice, skip, whole-segment passes, block passes, boundaries:
+   chosen by size and time over the corpus (TECHNIQUES.md) */
 local const zo_config configs[3] = {
-    {64, 258, 1, 1, 1, 128, 0, 1},
-    {96, 258, 1, 2, 2, 128, 0, 1},
-    {160, 258, 0, 3, 3, 128, 0, 1}
+    {64, 258, 1, 1, 1, 128},
+    {96, 258, 1, 2, 2, 128},
+    {160, 258, 0, 3, 3, 128}
 };
 
 #ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
@@ -69,7 +68,6 @@ ZLIB_INTERNAL const zo_config *zo_config_of(int level) {
 #ifdef ZO_TUNE
     const char *e = getenv("ZO_CF");
     if (e) {
-        tune.sweep = 1;
         sscanf(e, "%d,%d,%d,%d,%d,%d", &tune.depth, &tune.nice,
                &tune.skip, &tune.passes, &tune.block_passes, &tune.cand);
         return &tune;
@@ -251,73 +249,27 @@ local void sweep_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
     }
 }
 
-/* The statistics to start from: the sweep's or the greedy parse's. */
-local void start_freqs(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
-                       zo_u32 *df) {
-    int sweep = cf->sweep;
+/* The statistics to start from: the sweep's (a -DZO_TUNE build takes the
+   greedy parse's with ZO_SWP=0, to compare). */
+local void start_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
 #ifdef ZO_TUNE
-    if (getenv("ZO_SWP")) sweep = atoi(getenv("ZO_SWP"));
-#endif
-    if (sweep)
-        sweep_freqs(c, llf, df);
-    else
+    if (getenv("ZO_SWP") && atoi(getenv("ZO_SWP")) == 0) {
         greedy_freqs(c, llf, df, 0);
-}
-
-/* The first pass from llf, df: parse; leaves its frequencies in llf, df. */
-local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb);
-local zt_u64 ent_bits(const zo_ctx *c, const zo_u32 *llf, const zo_u32 *df);
-local void first_pass(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
-    costs_entropy(c, &c->costs[0], llf, df);
-    parse(c, c->costs, Z_NULL, 1);
-    zo_block_freqs(c, c->items, c->nitems, llf, df);
-}
-
-/* The entropy of the frequencies llf, df plus their extra bits, in bits *
-   65536: an estimate of a parse's size, cheaper than one_block_bits(). */
-local zt_u64 ent_bits(const zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
-    zt_u64 sum = 0, t;
-    zo_u32 tl = 0, td = 0, x = 0;
-    int i;
-    for (i = 0; i < 286; i++) {
-        tl += llf[i];
-        sum += flg2(c, llf[i]);
+        return;
     }
-    for (i = 0; i < 29; i++)
-        x += llf[257 + i] * zo_len_extra[i];
-    for (i = 0; i < 30; i++) {
-        td += df[i];
-        sum += flg2(c, df[i]);
-        x += df[i] * zo_dist_extra[i];
-    }
-    t = (zt_u64)tl * lg2(c, tl) + (zt_u64)td * lg2(c, td + (td == 0));
-    return t - sum + ((zt_u64)x << 16);
-}
-
-/* The whole-segment passes after the first (whose frequencies are in llf,
-   df); leaves the last parse's frequencies in llf, df. */
-local void more_passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf,
-                       zo_u32 *df) {
-    int pass;
-    zt_u64 est = 0, prev;
-    int stop = cf->stop, minp = 2;
-#ifdef ZO_TUNE
-    if (getenv("ZO_ES")) stop = atoi(getenv("ZO_ES"));
-    if (getenv("ZO_ESMIN")) minp = atoi(getenv("ZO_ESMIN"));
 #endif
-    if (stop)
-        est = ent_bits(c, llf, df);
-    for (pass = 1; pass < cf->passes; pass++) {
+    sweep_freqs(c, llf, df);
+}
+
+/* The whole-segment passes from the frequencies in llf, df: each parse is
+   priced by the last one's; leaves the last parse's frequencies there. */
+local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb);
+local void passes(zo_ctx *c, const zo_config *cf, zo_u32 *llf, zo_u32 *df) {
+    int pass;
+    for (pass = 0; pass < cf->passes; pass++) {
         costs_entropy(c, &c->costs[0], llf, df);
         parse(c, c->costs, Z_NULL, 1);
         zo_block_freqs(c, c->items, c->nitems, llf, df);
-        if (stop) {
-            prev = est;
-            est = ent_bits(c, llf, df);
-            if (pass >= minp - 1 && pass + 1 < cf->passes &&
-                (prev <= est || (prev - est) * 100000 < prev * (zt_u64)stop))
-                break;
-        }
     }
 }
 
@@ -339,16 +291,14 @@ local zt_u64 literal_bits(const zo_ctx *c) {
            ((zt_u64)(72 + 4 * (nu + 1)) << 16);
 }
 
-/* The exact size of the segment as one block with c->items' frequencies
-   (left in llf, df). */
-local zo_u32 one_block_bits(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
+/* The exact size of the segment as one block with the frequencies llf, df
+   (those of c->items). */
+local zo_u32 one_block_bits(zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
     zo_block t;
-    zo_block_freqs(c, c->items, c->nitems, llf, df);
     t.len = c->n;
     zo_block_finish(&t, llf, df, c->strategy);
     return t.bits;
 }
-
 /* ===========================================================================
  * The cheapest parse of the segment: positions from starts[b] on (up to
  * starts[b + 1]) are priced with k[b], for b < nb.  Leaves the items in
@@ -888,9 +838,8 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
        1% smaller than the parse, a second start, the greedy statistics with
        every byte also counted as a literal, goes through the same passes,
        and the smaller parse goes on. */
-    start_freqs(c, cf, llf, df);
-    first_pass(c, llf, df);
-    more_passes(c, cf, llf, df);
+    start_freqs(c, llf, df);
+    passes(c, cf, llf, df);
     {
         zo_u32 bits = one_block_bits(c, llf, df), bits_b;
         if (literal_bits(c) * 100 < ((zt_u64)bits << 16) * 99) {
@@ -901,8 +850,7 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
             c->nitems = c->nbest;
             c->nbest = nt;
             greedy_freqs(c, llf, df, 1);
-            first_pass(c, llf, df);
-            more_passes(c, cf, llf, df);
+            passes(c, cf, llf, df);
             bits_b = one_block_bits(c, llf, df);
             if (bits <= bits_b) {               /* the first one back */
                 t = c->items;
