@@ -122,7 +122,7 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
             ZO_AREA(4 * (ulg)wsize, sizeof(zo_u32)) +
             ZO_AREA(ZO_CACHE, sizeof(zo_match)) +
             ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
-            ZO_AREA(ZO_WIN, sizeof(zt_u64)) +
+            ZO_AREA((ZO_NLV + 1) * ZO_LVL_N, sizeof(zt_u64)) +
             ZO_AREA(ZO_WIN, sizeof(zo_u32)) +
             ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
             ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_block)) +
@@ -149,7 +149,7 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
     ZO_CARVE(c->child, zo_u32, 4 * (ulg)wsize);
     ZO_CARVE(c->cache, zo_match, ZO_CACHE);
     ZO_CARVE(c->moff, zo_u32, ZO_SEG + 1);
-    ZO_CARVE(c->win, zt_u64, ZO_WIN);
+    ZO_CARVE(c->win, zt_u64, (ZO_NLV + 1) * ZO_LVL_N);
     ZO_CARVE(c->cost, zo_u32, ZO_WIN);
     ZO_CARVE(c->from, zo_u32, ZO_SEG + 1);
     ZO_CARVE(c->bblocks, zo_block, ZO_MAX_BLOCKS);
@@ -180,6 +180,16 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
         while (j < 259 && c->lcode[j] == c->lcode[i])
             j++;
         c->lnext[i] = (ush)j;
+    }
+    /* each length code's lengths lo .. hi (s of them) as the least of two
+       minima over 2^t positions, 2^t <= s < 2^(t + 1) */
+    for (i = 3; i < 259; i = c->lnext[i]) {
+        unsigned hi = c->lnext[i] - 1U, t = 0;
+        while ((2U << t) <= hi - i + 1)
+            t++;
+        c->lvq[c->lcode[i]].lo = i;
+        c->lvq[c->lcode[i]].o1 = t * ZO_LVL_N + i;
+        c->lvq[c->lcode[i]].o2 = t * ZO_LVL_N + hi + 1 - (1U << t);
     }
     for (i = 0; i < 512; i++)
         c->dcode[i] = (uch)zo_dist_code(i < 256 ? i + 1 : ((i - 256) << 7) + 1);

@@ -106,6 +106,13 @@ typedef struct {
 
 #define ZO_FLG 4096             /* counts whose f * log2(f) is tabulated */
 
+/* A length code's lengths lo .. hi in the parse's minima: the least of
+   win[i + l] for them is the least of win[i + o1] and win[i + o2] (offsets
+   into the levels, opt_parse.c). */
+typedef struct {
+    zo_u32 o1, o2, lo;
+} zo_lvq;
+
 /* One segment's working memory: what a thread needs to compress it. */
 typedef struct zo_ctx_s {
     /* input: base[0 .. hist + n), the segment is base[hist ..] */
@@ -127,8 +134,11 @@ typedef struct zo_ctx_s {
                                    match of ZO_LONG bytes or more */
     /* parse */
     zt_u64 *win;                /* ZO_WIN: least costs from the positions
-                                   after the parse's, with the position */
+                                   after the parse's, with the position;
+                                   (ZO_NLV + 1) * ZO_LVL_N with the minima
+                                   over 2^t positions (opt_parse.c) */
     zo_u32 *cost;               /* ZO_WIN: the costs alone (SSE2 parse) */
+    zo_lvq lvq[29];             /* per length code, its minimum's loads */
     zt_u64 k64[548];            /* a block's prices, shifted (opt_parse.c) */
     zo_u32 *from;               /* ZO_SEG + 1: len | dist << 9 */
     zo_item *items, *best;      /* ZO_SEG each */
@@ -148,14 +158,20 @@ typedef struct zo_ctx_s {
 } zo_ctx;
 
 #define ZO_LONG 32              /* a long match (opt_parse.c) */
-#define ZO_WIN 2048             /* positions in the parse's window */
+#define ZO_PIECE 4096           /* positions of a piece of the sweep, at
+                                   most (opt_parse.c) */
+#define ZO_SWEEP_MAX (ZO_SEG / 2 - 1 < ZO_PIECE ? ZO_SEG / 2 - 1 : ZO_PIECE)
+#define ZO_WIN (ZO_PIECE + 8)   /* positions in the parse's window: a
+                                   piece's keys, one more, fit */
 #define ZO_WKEEP 262            /* kept when it slides (258 + padding) */
+#define ZO_NLV 5                /* minima over 2^1 .. 2^5 positions: the
+                                   widest length code has 32 lengths */
+#define ZO_LVL_PAD 32           /* read above the window's top (2^5 - 1 at
+                                   most, written as all ones) */
+#define ZO_LVL_N (ZO_WIN + ZO_LVL_PAD)
 #define ZO_HASH_BITS 16
 #define ZO_HASH_SIZE (1UL << ZO_HASH_BITS)
 #define ZO_CACHE (4 * ZO_SEG + 1024)
-#define ZO_PIECE 4096          /* positions of a piece of the sweep, */
-/* at most: its keys (8 bytes a position, one more) go in c->from */
-#define ZO_SWEEP_MAX (ZO_SEG / 2 - 1 < ZO_PIECE ? ZO_SEG / 2 - 1 : ZO_PIECE)
 #define ZO_SPLIT_STEP_MIN 64   /* items between candidate boundaries */
 #define ZO_MAX_CAND 256         /* candidate boundaries per segment */
 #define ZO_MAX_BLOCKS (ZO_MAX_CAND + 1)

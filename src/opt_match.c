@@ -62,7 +62,8 @@ local ZT_INLINE unsigned extend(const Bytef *a, const Bytef *b, unsigned k,
    (increasing lengths) and return how many.  maxlen: bytes left from p
    (at most 258, at least 3).  The side a node joins is an index, not a
    branch (to the predictor its direction is a coin toss); the bytes after
-   those known equal are compared a word at a time. */
+   those known equal are compared a word at a time, and the first unequal
+   byte of the two words gives the side without loading it again. */
 local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
                          int depth, zo_match *out, unsigned *longest) {
     const Bytef *base = c->base, *in = base + p;
@@ -94,13 +95,18 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
         m = base + q;
         cq = &child[2 * (q & mask)];
         len = same[1] < same[0] ? same[1] : same[0];   /* equal so far */
+        below = 2;                                      /* not known */
 #if defined(ZT_WORD_BYTES) && defined(ZT_LITTLE_ENDIAN) && \
     defined(ZT_HAVE_BITSCAN)
         if (len + ZT_WORD_BYTES <= maxlen) {
-            zt_word x = zt_load_word(m + len) ^ zt_load_word(in + len);
-            if (x)
-                len += (unsigned)(ZT_CTZ_WORD(x) >> 3);
-            else
+            zt_word a = zt_load_word(m + len), b = zt_load_word(in + len);
+            zt_word x = a ^ b;
+            if (x) {
+                unsigned sh = (unsigned)ZT_CTZ_WORD(x) & ~7U;
+                len += sh >> 3;
+                below = (unsigned)(a >> sh & 0xff) <
+                        (unsigned)(b >> sh & 0xff);
+            } else
                 len = extend(m, in, len + ZT_WORD_BYTES, maxlen);
         } else
 #endif
@@ -120,7 +126,8 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
         }
         /* q's string is less than p's (below) or greater: it joins that
            side, whose next link is then q's greater (lesser) child */
-        below = m[len] < in[len];
+        if (below == 2)
+            below = m[len] < in[len];
         *link[below] = q;
         link[below] = cq + below;
         same[below] = len;

@@ -178,6 +178,86 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df, int all) {
 }
 
 /* ===========================================================================
+ * The minima over win (or the sweep's keys) for the long matches' loops: the
+ * lengths of one length code cost the same, so the least key over them is
+ * the least of w[l] over those l, plus the code's price.  Level t holds at
+ * w[t * ZO_LVL_N] the least of w[0 .. 2^t - 1]; any run of s lengths,
+ * 2^t <= s < 2^(t + 1), is then covered by two of them.
+ */
+#define ZO_LV_FROM 19   /* lengths below: one code each or two lengths */
+
+/* zo_rlog[s - 1]: the t with 2^t <= s < 2^(t + 1), for the s <= 32 lengths
+   of a length code */
+local const uch zo_rlog[32] = {
+    0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5
+};
+
+/* The minima from w, once w[0 .. 31] and their minima are known. */
+local ZT_INLINE void minima(zt_u64 *w) {
+    zt_u64 a = w[0], y = w[1];
+    a = y < a ? y : a;
+    w[ZO_LVL_N] = a;
+    y = w[ZO_LVL_N + 2];
+    a = y < a ? y : a;
+    w[2 * ZO_LVL_N] = a;
+    y = w[2 * ZO_LVL_N + 4];
+    a = y < a ? y : a;
+    w[3 * ZO_LVL_N] = a;
+    y = w[3 * ZO_LVL_N + 8];
+    a = y < a ? y : a;
+    w[4 * ZO_LVL_N] = a;
+    y = w[4 * ZO_LVL_N + 16];
+    a = y < a ? y : a;
+    w[5 * ZO_LVL_N] = a;
+}
+
+/* All ones at positions from..ZO_LVL_N - 1 of every level: read by
+   minima() above the last position, never chosen. */
+local void minima_top(zt_u64 *win, zo_u32 from) {
+    int t;
+    zo_u32 p;
+    for (t = 0; t <= ZO_NLV; t++)
+        for (p = from; p < ZO_LVL_N; p++)
+            win[t * ZO_LVL_N + p] = ~(zt_u64)0;
+}
+
+/* a0 = the least of itself and of every w[l] + len64[l], l in ll .. len,
+   for the lengths of one match (ll >= 3, the first not yet taken):
+   lengths below ZO_LV_FROM one by one, then a code at a time. */
+#define ZO_LENS_MIN(w, len64, ll, len, a0) do { \
+        zt_u64 x_, y_; \
+        for (; ll <= len && ll < ZO_LV_FROM; ll++) { \
+            x_ = w[ll] + len64[ll]; \
+            a0 = x_ < a0 ? x_ : a0; \
+        } \
+        if (ll <= len) { \
+            unsigned ca_ = lcode[ll], cb_ = lcode[len], cc_; \
+            z_size_t e_ = ca_ == cb_ ? len : (z_size_t)lnext[ll] - 1; \
+            ZO_RMIN(w, len64, ll, e_, a0); \
+            for (cc_ = ca_ + 1; cc_ < cb_; cc_++) { \
+                x_ = w[lvq[cc_].o1]; \
+                y_ = w[lvq[cc_].o2]; \
+                x_ = y_ < x_ ? y_ : x_; \
+                x_ += len64[lvq[cc_].lo]; \
+                a0 = x_ < a0 ? x_ : a0; \
+            } \
+            if (ca_ != cb_) \
+                ZO_RMIN(w, len64, (z_size_t)lvq[cb_].lo, len, a0); \
+            ll = len + 1; \
+        } \
+    } while (0)
+/* the same for lengths a .. e of one code */
+#define ZO_RMIN(w, len64, a, e, a0) do { \
+        unsigned t_ = zo_rlog[(e) - (a)]; \
+        const zt_u64 *q_ = w + (z_size_t)t_ * ZO_LVL_N; \
+        zt_u64 u_ = q_[a], v_ = q_[(e) + 1 - ((z_size_t)1 << t_)]; \
+        u_ = v_ < u_ ? v_ : u_; \
+        u_ += len64[a]; \
+        a0 = u_ < a0 ? u_ : a0; \
+    } while (0)
+
+/* ===========================================================================
  * Frequencies to start from, by a sweep: the segment is cut into pieces of
  * ZO_SWEEP_MAX positions, and each piece in turn, from the first, gets its
  * cheapest parse alone (matches cut at its end), priced by the entropy of
@@ -186,20 +266,28 @@ local void greedy_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df, int all) {
  * the next prices dear and uses less: the sweep settles on fewer length
  * and distance symbols, each cheaper, where whole-segment passes from the
  * greedy statistics drift there only slowly or never (TECHNIQUES.md).
- * Leaves the last piece's frequencies in llf, df; uses c->from and
- * c->items as scratch.
+ * Leaves the last piece's frequencies in llf, df; uses c->win and c->items
+ * as scratch.
+ *
+ * A key is cost << ZO_SWK | the position it reaches from the piece's
+ * start, so the least is the least cost, then the literal, then the
+ * shortest length, as in the parse.
  */
-#define ZO_SWK 17               /* key: cost << 17 | match << 9 | length */
+#define ZO_SWK 17
 #define ZO_SWLOW (((zt_u64)1 << ZO_SWK) - 1)
-local void sweep_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
+local ZT_INLINE void sweep_body(zo_ctx *c, zo_u32 *llf, zo_u32 *df,
+                                int longm) {
     const Bytef *in = c->base + c->hist;
     const zo_match *cache = c->cache;
     const zo_u32 *moff = c->moff;
-    zt_u64 *ck = (zt_u64 *)c->from;     /* keys from the piece's positions
-                                           (ZO_SWEEP_MAX + 1 fit) */
-    zo_item *ch = c->items;     /* the choice at each position */
+    const ush *lnext = c->lnext;
+    const uch *lcode = c->lcode;
+    const zo_lvq *lvq = c->lvq;
+    zt_u64 *ck = c->win;        /* the keys from the piece's positions,
+                                   then their minima */
+    zo_item *ch = c->items;     /* the length chosen at each position */
     zo_costs *k = &c->costs[0];
-    zt_u64 lk[259], litk[256];
+    zt_u64 lk[259], litk[256], dk[30];
     zo_u32 lo, hi, i;
     unsigned s;
 
@@ -210,43 +298,69 @@ local void sweep_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
         for (s = 0; s < 256; s++)
             litk[s] = (zt_u64)k->lit[s] << ZO_SWK;
         for (s = 3; s < 259; s++)
-            lk[s] = (zt_u64)k->len[s] << ZO_SWK | s;
-        ck[hi - lo] = 0;        /* ck[p - lo] for positions p of the piece */
+            lk[s] = (zt_u64)k->len[s] << ZO_SWK;
+        for (s = 0; s < 30; s++)
+            dk[s] = (zt_u64)k->dist[s] << ZO_SWK;
+        if (longm)
+            minima_top(ck, hi - lo + 1);
+        ck[hi - lo] = hi - lo;  /* ck[p - lo] for positions p of the piece */
         for (i = hi; i-- > lo; ) {
-            /* the least key: the least cost, then the literal, then the
-               shortest length (the first match that has it) */
-            zt_u64 key = litk[in[i]] + ck[i + 1 - lo];
+            zo_u32 p = i - lo;
+            zt_u64 *w = ck + p;
+            zt_u64 key = litk[in[i]] + w[1];
             const zo_match *m = cache + moff[i], *mend = cache + moff[i + 1];
-            const zt_u64 *w = ck + (i - lo);
-            unsigned ll = 3, lim = hi - i, j = 0;
-            for (; m < mend && ll <= lim; m++, j++) {
-                unsigned len = ZO_MLEN(*m);
-                zt_u64 d = (zt_u64)k->dist[ZO_MDC(*m)] << ZO_SWK |
-                           (zt_u64)j << 9, x;
-                if (len > lim)
-                    len = lim;
-                do {
-                    x = lk[ll] + w[ll] + d;
-                    key = x < key ? x : key;
-                } while (++ll <= len);
-            }
-            ck[i - lo] = key & ~ZO_SWLOW;
-            ch[i].v = (zo_u32)(key & ZO_SWLOW);
+            z_size_t ll = 3, lim = hi - i;
+            if (longm && m < mend && ZO_MLEN(mend[-1]) >= ZO_LONG)
+                for (; m < mend && ll <= lim; m++) {
+                    z_size_t len = ZO_MLEN(*m);
+                    zt_u64 a0 = ~(zt_u64)0;
+                    if (len > lim)
+                        len = lim;
+                    ZO_LENS_MIN(w, lk, ll, len, a0);
+                    a0 += dk[ZO_MDC(*m)];
+                    key = a0 < key ? a0 : key;
+                }
+            else
+                for (; m < mend && ll <= lim; m++) {
+                    z_size_t len = ZO_MLEN(*m);
+                    zt_u64 d = dk[ZO_MDC(*m)], x;
+                    if (len > lim)
+                        len = lim;
+                    do {
+                        x = lk[ll] + w[ll] + d;
+                        key = x < key ? x : key;
+                    } while (++ll <= len);
+                }
+            ch[i].v = (zo_u32)(key & ZO_SWLOW) - p;
+            *w = (key & ~ZO_SWLOW) | p;
+            if (longm)
+                minima(w);
         }
         zmemzero(llf, ZO_NLL * sizeof(zo_u32));
         zmemzero(df, ZO_NDIST * sizeof(zo_u32));
         for (i = lo; i < hi; ) {
             zo_u32 v = ch[i].v;
-            if (v == 0)
+            if (v == 1)
                 llf[in[i++]]++;
             else {
-                llf[257 + c->lcode[v & 0x1ff]]++;
-                df[ZO_MDC(cache[moff[i] + (v >> 9)])]++;
-                i += v & 0x1ff;
+                const zo_match *m = cache + moff[i];
+                while (ZO_MLEN(*m) < v)
+                    m++;
+                llf[257 + lcode[v]]++;
+                df[ZO_MDC(*m)]++;
+                i += v;
             }
         }
         llf[ZO_EOB]++;
     }
+}
+
+/* Two copies of the sweep, as of the parse (c->longm). */
+local void sweep_freqs(zo_ctx *c, zo_u32 *llf, zo_u32 *df) {
+    if (c->longm)
+        sweep_body(c, llf, df, 1);
+    else
+        sweep_body(c, llf, df, 0);
 }
 
 /* The statistics to start from: the sweep's (a -DZO_TUNE build takes the
@@ -313,8 +427,16 @@ local zo_u32 one_block_bits(zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
  * length costs two loads, two adds and a minimum; the prices are shifted
  * to the cost field once per block (c->k64).  from[i] is the position the
  * choice reaches; the walk forward finds its match again.
+ *
+ * Where the segment has many long matches (c->longm), the window also
+ * keeps the minima over 2, 4, .. 32 positions (minima()), and a match of
+ * ZO_LONG bytes or more is taken a length code at a time (ZO_LENS_MIN):
+ * the least key over a code's lengths is the least of two minima plus the
+ * code's price, the same key as length by length, in about 29 steps for a
+ * 258-byte match instead of 256.
  */
 #define ZO_PB (ZO_SEG_BITS + 1)         /* a position: 0 .. ZO_SEG */
+
 #define ZO_LOW (((zt_u64)1 << ZO_PB) - 1)
 
 local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
@@ -325,6 +447,9 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     zt_u64 *win = c->win;
     zt_u64 *lit64 = c->k64, *len64 = c->k64 + 256, *dist64 = c->k64 + 518;
     zo_u32 *from = c->from;
+    const ush *lnext = c->lnext;
+    const uch *lcode = c->lcode;
+    const zo_lvq *lvq = c->lvq;
     zo_u32 n = c->n, i, pos, cnt, wbase;
     int b;
 #ifdef ZO_SSE2
@@ -334,6 +459,8 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     /* win[p - wbase] for positions p in [wbase, wbase + ZO_WIN) */
     wbase = n + 4 > ZO_WIN ? n + 4 - ZO_WIN : 0;
     win[n - wbase] = n;
+    if (longm)
+        minima_top(win, n + 1 - wbase);
 #ifdef ZO_SSE2
     cost[n - wbase] = 0;
     cost[n + 1 - wbase] = cost[n + 2 - wbase] = cost[n + 3 - wbase] = 0;
@@ -361,6 +488,12 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
                 nw = top > ZO_WIN ? top - ZO_WIN : 0;
                 keep = n + 1 - i < ZO_WKEEP ? n + 1 - i : ZO_WKEEP;
                 zo_move(win + (i - nw), win, keep * sizeof(zt_u64));
+                if (longm) {
+                    int t;
+                    for (t = 1; t <= ZO_NLV; t++)
+                        zo_move(win + t * ZO_LVL_N + (i - nw),
+                                win + t * ZO_LVL_N, keep * sizeof(zt_u64));
+                }
 #ifdef ZO_SSE2
                 keep = n + 4 - i < ZO_WKEEP ? n + 4 - i : ZO_WKEEP;
                 zo_move(cost + (i - nw), cost, keep * sizeof(zo_u32));
@@ -379,6 +512,22 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
                 key = (w[1] & ~ZO_LOW) + lit64[in[i]];
                 if (mo != hi) {
                     const zo_match *m = cache + mo, *mend = cache + hi;
+                    if (longm && ZO_MLEN(mend[-1]) >= ZO_LONG) {
+                        /* where a match covers many lengths: the lengths
+                           of one code cost the same, so each code's
+                           lengths take the least of win over them, two
+                           loads from the minima over 2^t positions (the
+                           same least key) */
+                        z_size_t ll = 3;
+                        do {
+                            unsigned v = m->len_dc;
+                            z_size_t len = v & 0x1ff;
+                            zt_u64 a0 = ~(zt_u64)0;
+                            ZO_LENS_MIN(w, len64, ll, len, a0);
+                            a0 += dist64[v >> 9];
+                            key = a0 < key ? a0 : key;
+                        } while (++m < mend);
+                    } else
 #ifdef ZO_SSE2
                     if (ZO_MLEN(mend[-1]) >= ZO_SSE2_MIN) {
                         /* four lengths at a time: each lane keeps its
@@ -439,38 +588,7 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
                         }
                     } else
 #endif
-                    if (longm && ZO_MLEN(mend[-1]) >= ZO_LONG) {
-                        /* where a match covers many lengths, two running
-                           minima of w[l] + len64[l], the distance added
-                           once (the same least key) */
-                        z_size_t ll = 3;
-                        do {
-                            unsigned v = m->len_dc;
-                            z_size_t len = v & 0x1ff;
-                            zt_u64 d = dist64[v >> 9], x;
-                            if (len >= ll + 8) {
-                                zt_u64 a0 = ~(zt_u64)0, a1 = a0, x1;
-                                do {
-                                    x = w[ll] + len64[ll];
-                                    x1 = w[ll + 1] + len64[ll + 1];
-                                    a0 = x < a0 ? x : a0;
-                                    a1 = x1 < a1 ? x1 : a1;
-                                } while ((ll += 2) < len);
-                                if (ll == len) {
-                                    x = w[ll] + len64[ll];
-                                    a0 = x < a0 ? x : a0;
-                                    ll++;
-                                }
-                                a0 = a1 < a0 ? a1 : a0;
-                                a0 += d;
-                                key = a0 < key ? a0 : key;
-                            } else
-                                do {
-                                    x = w[ll] + len64[ll] + d;
-                                    key = x < key ? x : key;
-                                } while (++ll <= len);
-                        } while (++m < mend);
-                    } else {
+                    {
                         /* every match covers one length at least */
                         z_size_t ll = 3;
                         do {
@@ -490,6 +608,8 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
 #ifdef ZO_SSE2
                 cost[w - win] = (zo_u32)(key >> ZO_PB);
 #endif
+                if (longm)
+                    minima(w);
             }
         }
     }
