@@ -90,7 +90,8 @@ typedef struct {
 typedef struct {
     int depth;                  /* binary tree nodes visited per position */
     int nice;                   /* a match this long ends the search */
-    int skip;                   /* no search inside a nice match */
+    int skip;                   /* no search inside a nice match (no
+                                   level; experiments) */
     int passes;                 /* parse passes over the whole segment */
     int block_passes;           /* further passes with each block's codes */
     int cand;                   /* candidate block boundaries, at most */

@@ -22,10 +22,10 @@
  * The walk stops after a number of nodes (the level's depth), or when a
  * match reaches the level's "nice" length; then the node is replaced by
  * the new position, which takes its two subtrees (the strings are equal
- * that far).  After a nice match the positions it covers are inserted with
- * a short walk and get no matches of their own: the parse takes the long
- * match or a prefix of it there, which loses nearly nothing and keeps long
- * runs linear.
+ * that far).  With the config's skip (no level has it since the parse
+ * takes long matches a length code at a time; kept for experiments), the
+ * positions a nice match covers are inserted with a short walk and get no
+ * matches of their own: faster on long runs, 0.1-1.3% larger there.
  *
  * Z_RLE records only distance 1 (the run of the previous byte), and
  * Z_HUFFMAN_ONLY no match at all.

@@ -52,11 +52,13 @@
 #endif
 
 /* depth, nice, skip, whole-segment passes, block passes, boundaries:
-   chosen by size and time over the corpus (TECHNIQUES.md) */
+   chosen by size and time over the corpus (TECHNIQUES.md).  Since long
+   matches are parsed a length code at a time, searching inside them costs
+   little, and no level skips (the field stays for experiments). */
 local const zo_config configs[3] = {
-    {64, 258, 1, 1, 1, 128},
-    {96, 258, 1, 2, 2, 128},
-    {160, 258, 0, 3, 3, 128}
+    {64, 258, 0, 1, 1, 128},
+    {96, 258, 0, 1, 2, 128},
+    {160, 258, 0, 3, 2, 128}
 };
 
 #ifdef ZO_TUNE                  /* experiments: ZO_CF=depth,nice,skip,... */
