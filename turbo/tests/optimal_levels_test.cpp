@@ -4130,6 +4130,118 @@ TEST(OptimalLevels, SmallerThanLevel9) {
                                     << " bytes) to more than pristine zlib's level 9";
 }
 
+/* ==== the bytes themselves ============================================== */
+
+/* about 600 KB made here, the same on every machine: runs of words from a
+ * small vocabulary (short matches), copies of 300-3,000 earlier bytes with
+ * a changed byte in 500 (long matches: the parse's code-at-a-time path and
+ * the sweep's), runs of zeros between a few bytes (a bitmap: long walks in
+ * the match finder), and random bytes, in pieces of 4-20 KB */
+Bytes known_bytes_input() {
+    zt::Rng rng(0x5EEDB17E5ULL);
+    std::vector<std::string> words;
+    for (int i = 0; i < 300; i++) {
+        std::string w;
+        size_t n = rng.range(2, 9);
+        for (size_t j = 0; j < n; j++) w += (char)('a' + rng.below(26));
+        words.push_back(w);
+    }
+    Bytes d;
+    while (d.size() < 600000) {
+        size_t end = d.size() + rng.range(4096, 20480);
+        switch (d.size() < 4096 ? 0 : rng.below(4)) {
+        case 0:
+            while (d.size() < end) {
+                const std::string &w = rng.pick(words);
+                d.insert(d.end(), w.begin(), w.end());
+                d.push_back(rng.chance(10) ? '\n' : ' ');
+            }
+            break;
+        case 1:
+            while (d.size() < end) {
+                size_t len = rng.range(300, 3000), from = rng.range(0, d.size() - 1);
+                for (size_t j = 0; j < len; j++) {
+                    uint8_t b = d[from + j % (d.size() - from)];
+                    d.push_back(rng.below(500) == 0 ? (uint8_t)rng.below(256) : b);
+                }
+            }
+            break;
+        case 2:
+            while (d.size() < end) {
+                d.insert(d.end(), rng.range(50, 400), 0);
+                for (size_t j = rng.range(1, 5); j > 0; j--) d.push_back((uint8_t)rng.below(256));
+            }
+            break;
+        default:
+            while (d.size() < end) d.push_back((uint8_t)rng.below(256));
+        }
+    }
+    return d;
+}
+
+/* the bytes of levels 10-12 (raw deflate, one deflate(Z_FINISH), windowBits
+ * 15, memLevel 8, the default strategy) of known_bytes_input(): size and
+ * CRC-32 as recorded.  The parse's shortcuts (long matches a length code at
+ * a time, the sweep's keys, the match finder's comparisons) are meant to
+ * give the very choices of the plain loops; a slip there makes valid
+ * deflate that round trips, only a little larger, which no other test
+ * sees.  A change meant to change these bytes updates the table (the
+ * failure prints the new values) and says so.  Recorded for 256 KiB
+ * segments and for the 4 KiB of tools/check/optimal-small-segments.sh. */
+TEST(OptimalLevels, KnownBytes) {
+    NEED_OPTIMAL();
+    if (dev_levels()) GTEST_SKIP() << "ZT_OPT_LEVELS given";
+    struct Pin { int seg_bits, level; size_t size; uint32_t crc; };
+    static const Pin pins[] = {
+        {18, 10, 276315, 0xc1544614}, {18, 11, 275776, 0xe96a3a91}, {18, 12, 275469, 0x43071bb1},
+        {12, 10, 277656, 0xe4c48991}, {12, 11, 276464, 0x13ae1810}, {12, 12, 275421, 0x66d9627c},
+    };
+    int seg_bits = seg_bits_env() ? seg_bits_env() : 18;
+    if (seg_bits != 18 && seg_bits != 12)
+        GTEST_SKIP() << "no bytes recorded for ZO_SEG_BITS=" << seg_bits;
+    Bytes in = known_bytes_input();
+    for (int L : levels()) {
+        z_stream s;
+        memset(&s, 0, sizeof s);
+        ASSERT_EQ(ZAPI_DEFLATE_INIT2(TUR, &s, L, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+        Bytes out(in.size() + in.size() / 8 + 1024);
+        s.next_in = in.data();
+        s.avail_in = (uInt)in.size();
+        s.next_out = out.data();
+        s.avail_out = (uInt)out.size();
+        int rc = TUR->deflate(&s, Z_FINISH);
+        size_t n = s.total_out;
+        TUR->deflateEnd(&s);
+        ASSERT_EQ(rc, Z_STREAM_END) << "level " << L;
+        uint32_t crc = (uint32_t)REF->crc32_z(0, out.data(), n);
+        Bytes back(in.size());
+        uLongf bl = (uLongf)back.size();
+        z_stream t;
+        memset(&t, 0, sizeof t);
+        ASSERT_EQ(ZAPI_INFLATE_INIT2(REF, &t, -15), Z_OK);
+        t.next_in = out.data();
+        t.avail_in = (uInt)n;
+        t.next_out = back.data();
+        t.avail_out = (uInt)bl;
+        EXPECT_EQ(REF->inflate(&t, Z_FINISH), Z_STREAM_END) << "level " << L;
+        EXPECT_EQ(t.total_out, in.size()) << "level " << L;
+        REF->inflateEnd(&t);
+        EXPECT_TRUE(back == in) << "level " << L << ": pristine inflate does not give the input back";
+        fprintf(stderr, "[zt] OptimalLevels.KnownBytes: ZO_SEG_BITS=%d level %d: %zu -> %zu bytes, "
+                "CRC-32 %08x\n", seg_bits, L, in.size(), n, crc);
+        const Pin *pin = nullptr;
+        for (const Pin &q : pins)
+            if (q.seg_bits == seg_bits && q.level == L) pin = &q;
+        ASSERT_NE(pin, nullptr);
+        EXPECT_TRUE(n == pin->size && crc == pin->crc)
+            << "level " << L << " (ZO_SEG_BITS=" << seg_bits << "): " << n << " bytes, CRC-32 0x"
+            << std::hex << crc << "; recorded " << std::dec << pin->size << " bytes, CRC-32 0x"
+            << std::hex << pin->crc << std::dec << " (a change to the parse or the match finder "
+            "that was meant to keep the bytes did not; if it was meant to change them, record "
+            "the new values here)";
+    }
+}
+
 /* an allocator over one mapping: no malloc() of its own */
 struct Arena {
     uint8_t *base = nullptr;
