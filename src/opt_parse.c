@@ -226,12 +226,12 @@ local void minima_top(zt_u64 *win, zo_u32 from) {
 
 /* a0 = the least of itself and of every w[l] + len64[l], l in ll .. len,
    for the lengths of one match (ll >= 3, the first not yet taken):
-   lengths below ZO_LV_FROM one by one, then a code at a time. */
+   lengths below ZO_LV_FROM four at a time, then a code at a time. */
 #define ZO_LENS_MIN(w, len64, ll, len, a0) do { \
         zt_u64 x_, y_; \
-        for (; ll <= len && ll < ZO_LV_FROM; ll++) { \
-            x_ = w[ll] + len64[ll]; \
-            a0 = x_ < a0 ? x_ : a0; \
+        if (ll < ZO_LV_FROM) { \
+            z_size_t e_ = len < ZO_LV_FROM - 1 ? len : ZO_LV_FROM - 1; \
+            ZO_LANES4(w, len64, ll, e_, a0); \
         } \
         if (ll <= len) { \
             unsigned ca_ = lcode[ll], cb_ = lcode[len], cc_; \
@@ -248,6 +248,26 @@ local void minima_top(zt_u64 *win, zo_u32 from) {
                 ZO_RMIN(w, len64, (z_size_t)lvq[cb_].lo, len, a0); \
             ll = len + 1; \
         } \
+    } while (0)
+/* a0 = the least of itself and of w[l] + len64[l], l in ll .. e (ll <= e),
+   four at a time: the lanes past e are made all ones, never the least
+   (w[] and len64[] are readable three past e); leaves ll = e + 1 */
+#define ZO_LANES4(w, len64, ll, e, a0) do { \
+        zt_u64 u0_, u1_, u2_, u3_; \
+        do { \
+            u0_ = w[ll] + len64[ll]; \
+            u1_ = (w[ll + 1] + len64[ll + 1]) | \
+                  ((zt_u64)0 - (zt_u64)(ll + 1 > (e))); \
+            u2_ = (w[ll + 2] + len64[ll + 2]) | \
+                  ((zt_u64)0 - (zt_u64)(ll + 2 > (e))); \
+            u3_ = (w[ll + 3] + len64[ll + 3]) | \
+                  ((zt_u64)0 - (zt_u64)(ll + 3 > (e))); \
+            u0_ = u1_ < u0_ ? u1_ : u0_; \
+            u2_ = u3_ < u2_ ? u3_ : u2_; \
+            u0_ = u2_ < u0_ ? u2_ : u0_; \
+            a0 = u0_ < a0 ? u0_ : a0; \
+        } while ((ll += 4) <= (e)); \
+        ll = (e) + 1; \
     } while (0)
 /* the same for lengths a .. e of one code */
 #define ZO_RMIN(w, len64, a, e, a0) do { \
@@ -289,7 +309,7 @@ local ZT_INLINE void sweep_body(zo_ctx *c, zo_u32 *llf, zo_u32 *df,
                                    then their minima */
     zo_item *ch = c->items;     /* the length chosen at each position */
     zo_costs *k = &c->costs[0];
-    zt_u64 lk[259], litk[256], dk[30];
+    zt_u64 lk[262], litk[256], dk[30];  /* lk[259..261]: read, not used */
     zo_u32 lo, hi, i;
     unsigned s;
 
@@ -299,13 +319,15 @@ local ZT_INLINE void sweep_body(zo_ctx *c, zo_u32 *llf, zo_u32 *df,
         costs_entropy(c, k, llf, df);
         for (s = 0; s < 256; s++)
             litk[s] = (zt_u64)k->lit[s] << ZO_SWK;
-        for (s = 3; s < 259; s++)
+        for (s = 3; s < 262; s++)
             lk[s] = (zt_u64)k->len[s] << ZO_SWK;
         for (s = 0; s < 30; s++)
             dk[s] = (zt_u64)k->dist[s] << ZO_SWK;
         if (longm)
             minima_top(ck, hi - lo + 1);
         ck[hi - lo] = hi - lo;  /* ck[p - lo] for positions p of the piece */
+        ck[hi - lo + 1] = ck[hi - lo + 2] = ck[hi - lo + 3] = ~(zt_u64)0;
+                                /* read by ZO_LANES4's lanes, never chosen */
         for (i = hi; i-- > lo; ) {
             zo_u32 p = i - lo;
             zt_u64 *w = ck + p;
@@ -325,13 +347,12 @@ local ZT_INLINE void sweep_body(zo_ctx *c, zo_u32 *llf, zo_u32 *df,
             else
                 for (; m < mend && ll <= lim; m++) {
                     z_size_t len = ZO_MLEN(*m);
-                    zt_u64 d = dk[ZO_MDC(*m)], x;
+                    zt_u64 a0 = ~(zt_u64)0;
                     if (len > lim)
                         len = lim;
-                    do {
-                        x = lk[ll] + w[ll] + d;
-                        key = x < key ? x : key;
-                    } while (++ll <= len);
+                    ZO_LANES4(w, lk, ll, len, a0);
+                    a0 += dk[ZO_MDC(*m)];
+                    key = a0 < key ? a0 : key;
                 }
             ch[i].v = (zo_u32)(key & ZO_SWLOW) - p;
             *w = (key & ~ZO_SWLOW) | p;
@@ -426,8 +447,11 @@ local zo_u32 one_block_bits(zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
  * match, then the shortest length: the choice of "<" over the candidates
  * in turn, the literal first.  The least cost from each later position is
  * kept in the same form (c->win, a window of ZO_WIN positions), so a
- * length costs two loads, two adds and a minimum; the prices are shifted
- * to the cost field once per block (c->k64).  from[i] is the position the
+ * length costs two loads, an add and a minimum, taken four lengths at a
+ * time with the lanes past the match's end made all ones (ZO_LANES4: the
+ * loop ends once per match, not at a length the predictor cannot know; the
+ * distance's price is added once); the prices are shifted to the cost
+ * field once per block (c->k64).  from[i] is the position the
  * choice reaches; the walk forward finds its match again.
  *
  * Where the segment has many long matches (c->longm), the window also
@@ -461,6 +485,8 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     /* win[p - wbase] for positions p in [wbase, wbase + ZO_WIN) */
     wbase = n + 4 > ZO_WIN ? n + 4 - ZO_WIN : 0;
     win[n - wbase] = n;
+    /* read by the lanes past a match's end, never chosen */
+    win[n + 1 - wbase] = win[n + 2 - wbase] = win[n + 3 - wbase] = ~(zt_u64)0;
     if (longm)
         minima_top(win, n + 1 - wbase);
 #ifdef ZO_SSE2
@@ -596,11 +622,10 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
                         do {
                             unsigned v = m->len_dc;
                             z_size_t len = v & 0x1ff;
-                            zt_u64 d = dist64[v >> 9], x;
-                            do {
-                                x = w[ll] + len64[ll] + d;
-                                key = x < key ? x : key;
-                            } while (++ll <= len);
+                            zt_u64 a0 = ~(zt_u64)0;
+                            ZO_LANES4(w, len64, ll, len, a0);
+                            a0 += dist64[v >> 9];
+                            key = a0 < key ? a0 : key;
                         } while (++m < mend);
                     }
                 }
