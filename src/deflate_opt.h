@@ -158,7 +158,7 @@ typedef struct zo_ctx_s {
     int last;                   /* the segment ends the stream */
 } zo_ctx;
 
-#define ZO_LONG 32              /* a long match (opt_parse.c) */
+#define ZO_LONG 32              /* a long match (c->longm, opt_match.c) */
 #define ZO_PIECE 4096           /* positions of a piece of the sweep, at
                                    most (opt_parse.c) */
 #define ZO_SWEEP_MAX (ZO_SEG / 2 - 1 < ZO_PIECE ? ZO_SEG / 2 - 1 : ZO_PIECE)

@@ -225,17 +225,21 @@ local void minima_top(zt_u64 *win, zo_u32 from) {
 }
 
 /* a0 = the least of itself and of every w[l] + len64[l], l in ll .. len,
-   for the lengths of one match (ll >= 3, the first not yet taken):
-   lengths below ZO_LV_FROM four at a time, then a code at a time. */
-#define ZO_LENS_MIN(w, len64, ll, len, a0) do { \
-        zt_u64 x_, y_; \
-        if (ll < ZO_LV_FROM) { \
-            z_size_t e_ = len < ZO_LV_FROM - 1 ? len : ZO_LV_FROM - 1; \
-            ZO_LANES4(w, len64, ll, e_, a0); \
-        } \
-        if (ll <= len) { \
-            unsigned ca_ = lcode[ll], cb_ = lcode[len], cc_; \
-            z_size_t e_ = ca_ == cb_ ? len : (z_size_t)lnext[ll] - 1; \
+   for the lengths of one match (ll >= 3, the first not yet taken): four
+   at a time, or, with codes (the minima are kept), those below ZO_LV_FROM
+   four at a time and the rest a code at a time. */
+#define ZO_LENS_MIN(w, len64, ll, len, a0, codes) do { \
+        if (!(codes) || len < ZO_LV_FROM) \
+            ZO_LANES4(w, len64, ll, len, a0); \
+        else { \
+            zt_u64 x_, y_; \
+            unsigned ca_, cb_, cc_; \
+            z_size_t e_; \
+            if (ll < ZO_LV_FROM) \
+                ZO_LANES4(w, len64, ll, (z_size_t)ZO_LV_FROM - 1, a0); \
+            ca_ = lcode[ll]; \
+            cb_ = lcode[len]; \
+            e_ = ca_ == cb_ ? len : (z_size_t)lnext[ll] - 1; \
             ZO_RMIN(w, len64, ll, e_, a0); \
             for (cc_ = ca_ + 1; cc_ < cb_; cc_++) { \
                 x_ = w[lvq[cc_].o1]; \
@@ -334,26 +338,15 @@ local ZT_INLINE void sweep_body(zo_ctx *c, zo_u32 *llf, zo_u32 *df,
             zt_u64 key = litk[in[i]] + w[1];
             const zo_match *m = cache + moff[i], *mend = cache + moff[i + 1];
             z_size_t ll = 3, lim = hi - i;
-            if (longm && m < mend && ZO_MLEN(mend[-1]) >= ZO_LONG)
-                for (; m < mend && ll <= lim; m++) {
-                    z_size_t len = ZO_MLEN(*m);
-                    zt_u64 a0 = ~(zt_u64)0;
-                    if (len > lim)
-                        len = lim;
-                    ZO_LENS_MIN(w, lk, ll, len, a0);
-                    a0 += dk[ZO_MDC(*m)];
-                    key = a0 < key ? a0 : key;
-                }
-            else
-                for (; m < mend && ll <= lim; m++) {
-                    z_size_t len = ZO_MLEN(*m);
-                    zt_u64 a0 = ~(zt_u64)0;
-                    if (len > lim)
-                        len = lim;
-                    ZO_LANES4(w, lk, ll, len, a0);
-                    a0 += dk[ZO_MDC(*m)];
-                    key = a0 < key ? a0 : key;
-                }
+            for (; m < mend && ll <= lim; m++) {
+                z_size_t len = ZO_MLEN(*m);
+                zt_u64 a0 = ~(zt_u64)0;
+                if (len > lim)
+                    len = lim;
+                ZO_LENS_MIN(w, lk, ll, len, a0, longm);
+                a0 += dk[ZO_MDC(*m)];
+                key = a0 < key ? a0 : key;
+            }
             ch[i].v = (zo_u32)(key & ZO_SWLOW) - p;
             *w = (key & ~ZO_SWLOW) | p;
             if (longm)
@@ -456,7 +449,7 @@ local zo_u32 one_block_bits(zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
  *
  * Where the segment has many long matches (c->longm), the window also
  * keeps the minima over 2, 4, .. 32 positions (minima()), and a match of
- * ZO_LONG bytes or more is taken a length code at a time (ZO_LENS_MIN):
+ * ZO_LV_FROM bytes or more is taken a length code at a time (ZO_LENS_MIN):
  * the least key over a code's lengths is the least of two minima plus the
  * code's price, the same key as length by length, in about 29 steps for a
  * 258-byte match instead of 256.
@@ -540,24 +533,8 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
                 key = (w[1] & ~ZO_LOW) + lit64[in[i]];
                 if (mo != hi) {
                     const zo_match *m = cache + mo, *mend = cache + hi;
-                    if (longm && ZO_MLEN(mend[-1]) >= ZO_LONG) {
-                        /* where a match covers many lengths: the lengths
-                           of one code cost the same, so each code's
-                           lengths take the least of win over them, two
-                           loads from the minima over 2^t positions (the
-                           same least key) */
-                        z_size_t ll = 3;
-                        do {
-                            unsigned v = m->len_dc;
-                            z_size_t len = v & 0x1ff;
-                            zt_u64 a0 = ~(zt_u64)0;
-                            ZO_LENS_MIN(w, len64, ll, len, a0);
-                            a0 += dist64[v >> 9];
-                            key = a0 < key ? a0 : key;
-                        } while (++m < mend);
-                    } else
 #ifdef ZO_SSE2
-                    if (ZO_MLEN(mend[-1]) >= ZO_SSE2_MIN) {
+                    if (!longm && ZO_MLEN(mend[-1]) >= ZO_SSE2_MIN) {
                         /* four lengths at a time: each lane keeps its
                            least cost and the first (match, length) that
                            has it; then the least (cost, length) over the
@@ -617,13 +594,14 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
                     } else
 #endif
                     {
-                        /* every match covers one length at least */
+                        /* every match covers one length at least; with
+                           longm, a long one is taken a code at a time */
                         z_size_t ll = 3;
                         do {
                             unsigned v = m->len_dc;
                             z_size_t len = v & 0x1ff;
                             zt_u64 a0 = ~(zt_u64)0;
-                            ZO_LANES4(w, len64, ll, len, a0);
+                            ZO_LENS_MIN(w, len64, ll, len, a0, longm);
                             a0 += dist64[v >> 9];
                             key = a0 < key ? a0 : key;
                         } while (++m < mend);
