@@ -23,6 +23,9 @@
        it can run (zsimd.c), VPCLMULQDQ on ymm and on zmm registers
        included.  For binaries that must run on any x86 CPU.
 
+   With -DZ_TURBO_SIMD, inflate also copies matches with 32-byte AVX2 loads
+   and stores (ZSIMD_COPY32, used by inffast.c); the results are the same.
+
    On other targets, or with neither macro, this header defines nothing and
    the portable code is used.  crc32.c and adler32.c use only the macros
    below: ZSIMD_CRC32 / ZSIMD_ADLER32 say that the code is there, and
@@ -44,6 +47,9 @@
 #    define ZSIMD_TARGET_ADLER32
 #    define ZSIMD_HAVE_CRC32() 1
 #    define ZSIMD_HAVE_ADLER32() 1
+     /* inflate copies matches 32 bytes at a time (inffast.c), only where
+        the whole build targets AVX2: --simd=auto leaves inflate portable */
+#    define ZSIMD_COPY32
 #    ifdef __VPCLMULQDQ__            /* e.g. -mvpclmulqdq, -march=native */
 #      define ZSIMD_CRC32V
 #      define ZSIMD_TARGET_CRC32V

@@ -174,6 +174,7 @@ step crc32-fold-constants
 step simd-absent-by-default
 step simd-auto
 step simd-static
+step simd-inflate
 step harness-selftest
 step mutation-selftest
 step cross-quick cross quick

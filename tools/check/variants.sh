@@ -127,7 +127,7 @@ NO_GZIP_OUT=$NO_GZIP_OUT:OptimalLevels.SlicedInputSameBytes:OptimalLevels.Sliced
 NO_GZIP_OUT=$NO_GZIP_OUT:OptimalLevels.SyncFlushDecompressible:OptimalLevels.ThreadCountSameBytes
 # DamagedStream.Generated (15,000 damaged streams, half of a variant's
 # run) only in the variants that change inflate or its build the most
-DAMAGED_VARIANTS=${DAMAGED_VARIANTS:-"gcc-O0 clang-O3 zlib-debug inflate-strict allow-toofar no-gzip no-word64 ubsan asan"}
+DAMAGED_VARIANTS=${DAMAGED_VARIANTS:-"gcc-O0 clang-O3 zlib-debug inflate-strict allow-toofar no-gzip no-word64 simd ubsan asan"}
 # valgrind: one file, short tests of each kind; not the ones in which
 # pristine zlib itself reads memory it never wrote (GzZeroFill.*,
 # DeflateCopy.PrimeWhilePending, DeflatePrimeBounds.*, damaged streams
