@@ -4,8 +4,10 @@
  */
 
 /*
-   Built into the code only with Z_TURBO_SIMD_AUTO (configure --simd=auto);
-   see zsimd.h.  zsimd_detect() asks cpuid for
+   Built into the code only with Z_TURBO_SIMD_AUTO (configure --simd=auto),
+   and with Z_TURBO_SIMD (configure --simd) for the VPCLMULQDQ loops that the
+   build's flags do not target (there the rest is always used); see zsimd.h.
+   zsimd_detect() asks cpuid for
 
    - PCLMULQDQ (leaf 1, ecx bit 1) and SSE4.1 (leaf 1, ecx bit 19): CRC-32 by
      carry-less multiplication, crc32_simd.c;

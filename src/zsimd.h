@@ -11,10 +11,12 @@
 
    -DZ_TURBO_SIMD (configure --simd, CMake -DZLIB_TURBO_SIMD=ON), with
        -mpclmul -msse4.1 -mavx2: the SIMD code is always used.  The library
-       then needs a CPU with PCLMULQDQ, SSE4.1 and AVX2.  With -mvpclmulqdq
-       as well (or -march=native on such a CPU), long CRC-32s use the 256-bit
-       VPCLMULQDQ loop, and the CPU needs that too; with -mavx512f
-       -mvpclmulqdq the 512-bit loop (zmm registers), which needs AVX-512F.
+       then needs a CPU with PCLMULQDQ, SSE4.1 and AVX2.  Long CRC-32s use
+       the wider VPCLMULQDQ loops (256-bit, and 512-bit with AVX-512F) where
+       the CPU has them: asked once, as with --simd=auto below (zsimd.c), on
+       top of that baseline.  With -mvpclmulqdq as well (or -march=native on
+       such a CPU) the 256-bit loop is always used, and the CPU needs it;
+       with -mavx512f -mvpclmulqdq the 512-bit loop likewise.
 
    -DZ_TURBO_SIMD_AUTO (configure --simd=auto, CMake -DZLIB_TURBO_SIMD=AUTO):
        the SIMD functions are compiled for their instruction sets with
@@ -37,6 +39,16 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && \
     (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 5))
+   /* whether the compiler builds the VPCLMULQDQ loops by attributes */
+#  if defined(__clang__) ? __clang_major__ >= 6 : __GNUC__ >= 8
+#    define ZSIMD_ATTRIBUTES 1
+#  else
+#    define ZSIMD_ATTRIBUTES 0
+#  endif
+#  define ZSIMD_ATTR_CRC32V \
+       __attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
+#  define ZSIMD_ATTR_CRC32Z \
+       __attribute__((target("vpclmulqdq,avx512f,avx2,pclmul,sse4.1")))
 #  if defined(Z_TURBO_SIMD)
 #    if !defined(__PCLMUL__) || !defined(__SSE4_1__) || !defined(__AVX2__)
 #      error "Z_TURBO_SIMD needs -mpclmul -msse4.1 -mavx2 (configure --simd)"
@@ -50,16 +62,31 @@
      /* inflate copies matches 32 bytes at a time (inffast.c), only where
         the whole build targets AVX2: --simd=auto leaves inflate portable */
 #    define ZSIMD_COPY32
+     /* the wider CRC-32 loops: always, where the build targets them, else
+        chosen at run time where the compiler can build them (the same
+        attributes and detection as --simd=auto) */
 #    ifdef __VPCLMULQDQ__            /* e.g. -mvpclmulqdq, -march=native */
 #      define ZSIMD_CRC32V
 #      define ZSIMD_TARGET_CRC32V
 #      define ZSIMD_HAVE_CRC32V() 1
+#    elif ZSIMD_ATTRIBUTES
+#      define ZSIMD_DISPATCH
+#      define ZSIMD_CRC32V
+#      define ZSIMD_TARGET_CRC32V ZSIMD_ATTR_CRC32V
+#      define ZSIMD_HAVE_CRC32V() (ZSIMD_CPU() & ZSIMD_CPU_CRC32V)
 #    endif
 #    if defined(__VPCLMULQDQ__) && defined(__AVX512F__)
        /* -mavx512f -mvpclmulqdq, or -march=native on such a CPU */
 #      define ZSIMD_CRC32Z
 #      define ZSIMD_TARGET_CRC32Z
 #      define ZSIMD_HAVE_CRC32Z() 1
+#    elif ZSIMD_ATTRIBUTES
+#      ifndef ZSIMD_DISPATCH
+#        define ZSIMD_DISPATCH
+#      endif
+#      define ZSIMD_CRC32Z
+#      define ZSIMD_TARGET_CRC32Z ZSIMD_ATTR_CRC32Z
+#      define ZSIMD_HAVE_CRC32Z() (ZSIMD_CPU() & ZSIMD_CPU_CRC32Z)
 #    endif
 #  elif defined(Z_TURBO_SIMD_AUTO)
 #    define ZSIMD_CRC32
@@ -67,6 +94,18 @@
 #    define ZSIMD_DISPATCH
 #    define ZSIMD_TARGET_CRC32 __attribute__((target("pclmul,sse4.1")))
 #    define ZSIMD_TARGET_ADLER32 __attribute__((target("avx2")))
+#    define ZSIMD_HAVE_CRC32() (ZSIMD_CPU() & ZSIMD_CPU_CRC32)
+#    define ZSIMD_HAVE_ADLER32() (ZSIMD_CPU() & ZSIMD_CPU_ADLER32)
+#    if ZSIMD_ATTRIBUTES
+#      define ZSIMD_CRC32V
+#      define ZSIMD_TARGET_CRC32V ZSIMD_ATTR_CRC32V
+#      define ZSIMD_HAVE_CRC32V() (ZSIMD_CPU() & ZSIMD_CPU_CRC32V)
+#      define ZSIMD_CRC32Z
+#      define ZSIMD_TARGET_CRC32Z ZSIMD_ATTR_CRC32Z
+#      define ZSIMD_HAVE_CRC32Z() (ZSIMD_CPU() & ZSIMD_CPU_CRC32Z)
+#    endif
+#  endif
+#  ifdef ZSIMD_DISPATCH
 #    define ZSIMD_CPU_KNOWN 1       /* zsimd_cpu bits */
 #    define ZSIMD_CPU_CRC32 2       /* PCLMULQDQ and SSE4.1 */
 #    define ZSIMD_CPU_ADLER32 4     /* AVX2, and the OS saves ymm registers */
@@ -78,18 +117,6 @@
      extern int ZLIB_INTERNAL zsimd_cpu;
      int ZLIB_INTERNAL zsimd_detect(void);
 #    define ZSIMD_CPU() (zsimd_cpu ? zsimd_cpu : zsimd_detect())
-#    define ZSIMD_HAVE_CRC32() (ZSIMD_CPU() & ZSIMD_CPU_CRC32)
-#    define ZSIMD_HAVE_ADLER32() (ZSIMD_CPU() & ZSIMD_CPU_ADLER32)
-#    if defined(__clang__) ? __clang_major__ >= 6 : __GNUC__ >= 8
-#      define ZSIMD_CRC32V
-#      define ZSIMD_TARGET_CRC32V \
-           __attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
-#      define ZSIMD_HAVE_CRC32V() (ZSIMD_CPU() & ZSIMD_CPU_CRC32V)
-#      define ZSIMD_CRC32Z
-#      define ZSIMD_TARGET_CRC32Z __attribute__(( \
-           target("vpclmulqdq,avx512f,avx2,pclmul,sse4.1")))
-#      define ZSIMD_HAVE_CRC32Z() (ZSIMD_CPU() & ZSIMD_CPU_CRC32Z)
-#    endif
 #  endif
 #endif
 
