@@ -60,10 +60,13 @@ local ZT_INLINE unsigned extend(const Bytef *a, const Bytef *b, unsigned k,
 
 /* Insert position p into its tree; with out, record the matches found
    (increasing lengths) and return how many.  maxlen: bytes left from p
-   (at most 258, at least 3).  The side a node joins is an index, not a
-   branch (to the predictor its direction is a coin toss); the bytes after
-   those known equal are compared a word at a time, and the first unequal
-   byte of the two words gives the side without loading it again. */
+   (at most 258, at least 3).  The side a node joins is chosen by selects,
+   not a branch (to the predictor its direction is a coin toss), and the
+   two sides' links and shared lengths are four variables, not arrays
+   indexed by the side (those went through memory: a store and a reload on
+   the walk's chain of dependent loads).  The bytes after those known equal
+   are compared a word at a time, and the first unequal byte of the two
+   words gives the side without loading it again. */
 local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
                          int depth, zo_match *out, unsigned *longest) {
     const Bytef *base = c->base, *in = base + p;
@@ -73,14 +76,11 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
     zo_u32 q = *hp;
     zo_u32 span = p > c->wsize ? c->wsize : p;  /* nodes p - span .. p - 1 */
     unsigned best = 2, cnt = 0;
-    /* [1]: the lesser side, [0]: the greater side: the link to fill next
-       and the bytes every string on that side shares with p's */
-    zo_u32 *link[2];
-    unsigned same[2];
+    /* the lesser side (lo) and the greater side (hi): the link to fill
+       next and the bytes every string on that side shares with p's */
+    zo_u32 *lo = &child[2 * (p & mask)], *hi = lo + 1;
+    unsigned slo = 0, shi = 0;
 
-    link[1] = &child[2 * (p & mask)];
-    link[0] = link[1] + 1;
-    same[0] = same[1] = 0;
     *hp = p;
     if (nice > maxlen)
         nice = maxlen;
@@ -89,12 +89,12 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
         zo_u32 *cq, d1 = p - 1 - q;     /* the distance - 1 */
         unsigned len, below;
         if (d1 >= span || depth-- <= 0) {
-            *link[1] = *link[0] = NIL;
+            *lo = *hi = NIL;
             break;
         }
         m = base + q;
         cq = &child[2 * (q & mask)];
-        len = same[1] < same[0] ? same[1] : same[0];   /* equal so far */
+        len = slo < shi ? slo : shi;                    /* equal so far */
         below = 2;                                      /* not known */
 #if defined(ZT_WORD_BYTES) && defined(ZT_LITTLE_ENDIAN) && \
     defined(ZT_HAVE_BITSCAN)
@@ -119,8 +119,8 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
                 cnt++;
             }
             if (len >= nice) {
-                *link[1] = cq[0];
-                *link[0] = cq[1];
+                *lo = cq[0];
+                *hi = cq[1];
                 break;
             }
         }
@@ -128,9 +128,11 @@ local unsigned bt_insert(zo_ctx *c, zo_u32 p, unsigned maxlen, unsigned nice,
            side, whose next link is then q's greater (lesser) child */
         if (below == 2)
             below = m[len] < in[len];
-        *link[below] = q;
-        link[below] = cq + below;
-        same[below] = len;
+        *(below ? lo : hi) = q;
+        lo = below ? cq + 1 : lo;
+        hi = below ? hi : cq;
+        slo = below ? len : slo;
+        shi = below ? shi : len;
         q = cq[below];
     }
     *longest = best;
