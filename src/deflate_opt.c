@@ -119,6 +119,8 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
         return Z_NULL;
     zmemzero(c, sizeof(zo_ctx));
     total = ZO_AREA(ZO_HASH_SIZE, sizeof(zo_u32)) +
+            ZO_AREA(ZO_HASH3_SIZE, sizeof(zo_u32)) +
+            ZO_AREA(wsize, sizeof(zo_u32)) +
             ZO_AREA(4 * (ulg)wsize, sizeof(zo_u32)) +
             ZO_AREA(ZO_CACHE, sizeof(zo_match)) +
             ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
@@ -146,6 +148,8 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
         at += ZO_AREA(n, sizeof(type)); \
     } while (0)
     ZO_CARVE(c->head, zo_u32, ZO_HASH_SIZE);
+    ZO_CARVE(c->head3, zo_u32, ZO_HASH3_SIZE);
+    ZO_CARVE(c->prev3, zo_u32, wsize);
     ZO_CARVE(c->child, zo_u32, 4 * (ulg)wsize);
     ZO_CARVE(c->cache, zo_match, ZO_CACHE);
     ZO_CARVE(c->moff, zo_u32, ZO_SEG + 1);

@@ -125,6 +125,9 @@ typedef struct zo_ctx_s {
                                    blocks (deflate_opt.c) */
     /* match finder */
     zo_u32 *head;               /* ZO_HASH_SIZE tree roots */
+    zo_u32 *head3;              /* ZO_HASH3_SIZE chain heads */
+    zo_u32 *prev3;              /* wsize: a ring, the next older position
+                                   on each position's chain */
     zo_u32 *child;              /* 2 * 2 * wsize: a ring of slots */
     zo_match *cache;            /* ZO_CACHE entries */
     zo_u32 *moff;               /* ZO_SEG + 1: where each segment position's
@@ -170,8 +173,13 @@ typedef struct zo_ctx_s {
 #define ZO_LVL_PAD 32           /* read above the window's top (2^5 - 1 at
                                    most, written as all ones) */
 #define ZO_LVL_N (ZO_WIN + ZO_LVL_PAD)
-#define ZO_HASH_BITS 16
+#define ZO_HASH_BITS 16        /* trees: a hash of four bytes */
 #define ZO_HASH_SIZE (1UL << ZO_HASH_BITS)
+#define ZO_HASH3_BITS 16       /* chains: a hash of three bytes */
+#define ZO_HASH3_SIZE (1UL << ZO_HASH3_BITS)
+#ifndef ZO_CHAIN3
+#  define ZO_CHAIN3 32          /* steps along a chain for a length 3 */
+#endif
 #define ZO_CACHE (4 * ZO_SEG + 1024)
 #define ZO_SPLIT_STEP_MIN 64   /* items between candidate boundaries */
 #define ZO_MAX_CAND 256         /* candidate boundaries per segment */

@@ -265,7 +265,7 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    on (its own and what earlier calls left); the bytes are the same for
    every n.
 
-     Memory, all from zalloc: 12.4 MiB per stream at every level 10-12
+     Memory, all from zalloc: 12.8 MiB per stream at every level 10-12
    (binary trees and match lists, parse arrays and plans for one 256 KiB
    segment, input and output buffers), allocated by deflateInit2() (or by
    deflateParams() moving to these levels; Z_MEM_ERROR if it cannot be
