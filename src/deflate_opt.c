@@ -83,9 +83,12 @@ struct zo_state_s {
     zt_thread_start starts[ZLIB_TURBO_MAX_THREADS];
     zo_warg wargs[ZLIB_TURBO_MAX_THREADS];
     zt_mutex lock;
-    zt_cond work, done;
-    int locks;                  /* lock, work and done are initialised */
+    zt_cond work;               /* any change: jobs, parts, done, quit */
+    int locks;                  /* lock and work are initialised */
     int next, njobs, ndone, quit;
+    int pooled;                 /* the batch runs on the threads */
+    int nparts;                 /* parts offered and not taken */
+    zo_part *parts[ZLIB_TURBO_MAX_THREADS];
 #endif
 };
 
@@ -130,7 +133,9 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
             ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_block)) +
             ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_costs)) +
             ZO_AREA((ZO_MAX_CAND + 1) * ZO_HSYMS, sizeof(zo_u32)) +
-            ZO_AREA(ZO_MAX_BLOCKS + 1, sizeof(zo_u32));
+            ZO_AREA(ZO_MAX_BLOCKS + 1, sizeof(zo_u32)) +
+            ZO_AREA(ZO_EST, sizeof(zt_u64)) +
+            ZO_AREA(1, sizeof(zo_part));
     c->mem = ZALLOC(strm, (uInt)total, 1);
     c->items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
     c->best = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
@@ -160,6 +165,8 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
     ZO_CARVE(c->costs, zo_costs, ZO_MAX_BLOCKS);
     ZO_CARVE(c->prefix, zo_u32, (ZO_MAX_CAND + 1) * ZO_HSYMS);
     ZO_CARVE(c->starts, zo_u32, ZO_MAX_BLOCKS + 1);
+    ZO_CARVE(c->est, zt_u64, ZO_EST);
+    ZO_CARVE(c->part, zo_part, 1);
 #undef ZO_CARVE
     /* log2(1 + i/256) * 65536 by repeated squaring: integers only */
     for (i = 0; i < 256; i++) {
@@ -230,6 +237,11 @@ local zo_plan *plans_new(z_streamp strm, int n) {
     return p;
 }
 
+#ifdef ZT_THREADS
+local void part_offer(zo_ctx *c);
+local void part_finish(zo_ctx *c);
+#endif
+
 /* Compress plan j on context t; the plan takes the blocks and items. */
 local void run_job(struct zo_state_s *z, int t, int j) {
     zo_ctx *c = z->ctx[t];
@@ -243,6 +255,15 @@ local void run_job(struct zo_state_s *z, int t, int j) {
     c->level = z->level;
     c->strategy = z->strategy;
     c->last = p->last;
+    c->offer = Z_NULL;
+    c->finish = Z_NULL;
+#ifdef ZT_THREADS
+    if (z->pooled) {
+        c->offer = part_offer;
+        c->finish = part_finish;
+        c->team = z;
+    }
+#endif
     zo_segment(c);
     it = p->items;
     p->items = c->items;
@@ -291,25 +312,87 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
 }
 
 /* ===========================================================================
- * Threads: workers take segments from ctx[next], the calling thread too.
+ * Threads: workers take segments from ctx[next], the calling thread too;
+ * a thread with no segment left takes a part another one offered.
  */
 #ifdef ZT_THREADS
+#define ZO_OFFERED 1
+#define ZO_TAKEN 2
+#define ZO_DONE 3
+
+/* With the lock held: run the first part offered, if any, on context t,
+   and return 1 (the lock held again). */
+local int help(struct zo_state_s *z, int t) {
+    zo_part *p;
+    int i;
+    if (z->nparts == 0)
+        return 0;
+    p = z->parts[0];
+    for (i = 1; i < z->nparts; i++)
+        z->parts[i - 1] = z->parts[i];
+    z->nparts--;
+    p->state = ZO_TAKEN;
+    zt_unlock(&z->lock);
+    zo_part_run(p, z->ctx[t]);
+    zt_lock(&z->lock);
+    p->state = ZO_DONE;
+    zt_broadcast(&z->work);
+    return 1;
+}
+
+/* c's part 1, for the first thread that has nothing else to do. */
+local void part_offer(zo_ctx *c) {
+    struct zo_state_s *z = (struct zo_state_s *)c->team;
+    zt_lock(&z->lock);
+    c->part->state = ZO_OFFERED;
+    z->parts[z->nparts++] = c->part;
+    zt_broadcast(&z->work);
+    zt_unlock(&z->lock);
+}
+
+/* c's part 1 done: run here if still offered, else wait for it. */
+local void part_finish(zo_ctx *c) {
+    struct zo_state_s *z = (struct zo_state_s *)c->team;
+    zo_part *p = c->part;
+    zt_lock(&z->lock);
+    if (p->state == ZO_OFFERED) {
+        int i = 0;
+        while (z->parts[i] != p)
+            i++;
+        for (i++; i < z->nparts; i++)
+            z->parts[i - 1] = z->parts[i];
+        z->nparts--;
+        p->state = ZO_TAKEN;
+        zt_unlock(&z->lock);
+        zo_part_run(p, c);
+        zt_lock(&z->lock);
+        p->state = ZO_DONE;
+    }
+    while (p->state != ZO_DONE)
+        zt_wait(&z->work, &z->lock);
+    zt_unlock(&z->lock);
+}
+
 local void worker(void *arg) {
     struct zo_state_s *z = ((zo_warg *)arg)->z;
     int t = ((zo_warg *)arg)->t;
     zt_lock(&z->lock);
     for (;;) {
         int j;
-        while (!z->quit && z->next >= z->njobs)
+        while (!z->quit && z->next >= z->njobs && z->nparts == 0)
             zt_wait(&z->work, &z->lock);
         if (z->quit)
             break;
+        if (z->next >= z->njobs) {
+            help(z, t);
+            continue;
+        }
         j = z->next++;
         zt_unlock(&z->lock);
         run_job(z, t, j);
         zt_lock(&z->lock);
-        if (++z->ndone == z->njobs)
-            zt_signal(&z->done);
+        z->ndone++;
+        zt_broadcast(&z->work);
     }
     zt_unlock(&z->lock);
 }
@@ -322,10 +405,11 @@ local void threads_lost(struct zo_state_s *z) {
         return;
     (void)zt_mutex_init(&z->lock);
     (void)zt_cond_init(&z->work);
-    (void)zt_cond_init(&z->done);
     z->nthreads = 0;
     z->quit = 0;
     z->next = z->njobs = z->ndone = 0;
+    z->nparts = 0;
+    z->pooled = 0;
 }
 
 local void threads_stop(z_streamp strm, struct zo_state_s *z) {
@@ -341,7 +425,6 @@ local void threads_stop(z_streamp strm, struct zo_state_s *z) {
     for (i = 0; i < z->nthreads; i++)
         zt_thread_join(z->tids[i]);
     z->nthreads = 0;
-    zt_cond_destroy(&z->done);
     zt_cond_destroy(&z->work);
     zt_mutex_destroy(&z->lock);
     z->locks = 0;
@@ -350,29 +433,36 @@ local void threads_stop(z_streamp strm, struct zo_state_s *z) {
 #endif
 
 /* Compress plans[0 .. k-1], on the threads where there are: each takes
-   the next plan not taken, the calling thread too. */
+   the next plan not taken, the calling thread too, then parts offered
+   until every plan is done. */
 local void run_segments(struct zo_state_s *z, int k) {
 #ifdef ZT_THREADS
-    if (k > 1 && z->nthreads > 0) {
+    if (z->nthreads > 0) {
         zt_lock(&z->lock);
         z->next = 0;
         z->njobs = k;
         z->ndone = 0;
+        z->pooled = 1;
         zt_broadcast(&z->work);
         for (;;) {
             int j;
-            if (z->next >= z->njobs)
+            if (z->next < z->njobs) {
+                j = z->next++;
+                zt_unlock(&z->lock);
+                run_job(z, 0, j);
+                zt_lock(&z->lock);
+                z->ndone++;
+                zt_broadcast(&z->work);
+                continue;
+            }
+            if (z->ndone == z->njobs)
                 break;
-            j = z->next++;
-            zt_unlock(&z->lock);
-            run_job(z, 0, j);
-            zt_lock(&z->lock);
-            z->ndone++;
+            if (!help(z, 0))
+                zt_wait(&z->work, &z->lock);
         }
-        while (z->ndone < z->njobs)
-            zt_wait(&z->done, &z->lock);
         z->njobs = 0;
         z->next = 0;
+        z->pooled = 0;
         zt_unlock(&z->lock);
         return;
     }
@@ -447,11 +537,6 @@ local void grow(deflate_state *s) {
             if (zt_mutex_init(&z->lock))
                 return;         /* no threads: the batches run in turn */
             if (zt_cond_init(&z->work)) {
-                zt_mutex_destroy(&z->lock);
-                return;
-            }
-            if (zt_cond_init(&z->done)) {
-                zt_cond_destroy(&z->work);
                 zt_mutex_destroy(&z->lock);
                 return;
             }
@@ -741,7 +826,7 @@ int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush) {
             return ZO_NEED_MORE;
         if (strm->avail_in != 0 && z->have < z->insize) {
             if (s->zo_threads > z->nctx &&
-                z->have - z->cur + strm->avail_in > ZO_SEG)
+                z->have - z->cur + strm->avail_in >= ZO_CUT_MIN)
                 grow(s);
             z->have += zo_read_buf(strm, z->in + z->have,
                                    (unsigned)(z->insize - z->have));

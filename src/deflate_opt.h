@@ -17,6 +17,13 @@
  *                 header, block sizes, the bit writer
  *   deflate_opt.c the stream: buffering, flushes, threads, output
  *
+ * A segment of ZO_CUT_MIN bytes or more is found and parsed as two parts
+ * cut at its middle (ZO_MID): no match crosses the cut, and part 1's
+ * matches come from trees of its own, so the two halves of each of those
+ * steps can run on two threads; statistics and blocks stay the segment's.
+ * Where the cut is depends only on the segment's length, so the bytes do
+ * not depend on whether a second thread took part 1.
+ *
  * Every cost is an integer (1/16 bit), so the choices are the same on every
  * machine and compiler.
  */
@@ -40,6 +47,17 @@
 #  error "ZO_SEG_BITS must be 8..20"
 #endif
 #define ZO_SEG (1UL << ZO_SEG_BITS)
+
+/* Segments of ZO_CUT_MIN bytes or more have two parts, [0, ZO_MID(c)) and
+   [ZO_MID(c), c->n); shorter ones one, whose part 1 is empty.  Part 1's
+   match finder first inserts the wsize positions before it, part 0's only
+   the window the segment has (none at the start of a stream): the cut is
+   a quarter of that difference past the middle, which evens out the two
+   parts' time (finder and parse about alike), at most a quarter of n. */
+#define ZO_CUT_MIN (ZO_SEG >> 2)
+#define ZO_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define ZO_MID(c) ((c)->n < ZO_CUT_MIN ? (c)->n : ((c)->n >> 1) + \
+    ZO_MIN(((c)->wsize - ZO_MIN((c)->hist, (c)->wsize)) >> 2, (c)->n >> 2))
 
 #define ZO_MAX_LEVEL 12
 #define ZO_MIN_LEVEL 10
@@ -114,6 +132,8 @@ typedef struct {
     zo_u32 o1, o2, lo;
 } zo_lvq;
 
+struct zo_part_s;
+
 /* One segment's working memory: what a thread needs to compress it. */
 typedef struct zo_ctx_s {
     /* input: base[0 .. hist + n), the segment is base[hist ..] */
@@ -153,13 +173,57 @@ typedef struct zo_ctx_s {
     zo_costs *costs;            /* ZO_MAX_BLOCKS */
     zo_u32 *prefix;             /* (ZO_MAX_CAND + 1) * ZO_HSYMS histograms */
     zo_u32 *starts;             /* ZO_MAX_BLOCKS + 1 block starts */
+    zt_u64 *est;                /* ZO_EST: the estimates of the blocks
+                                   between candidate boundaries (split()) */
     zo_u32 lg[256];             /* log2(1 + i/256) * 65536 */
     zo_u32 flg[ZO_FLG];         /* f * log2(f) * 65536 (opt_parse.c) */
     uch dcode[512];             /* distance code of distance - 1 */
     uch lcode[259];             /* length code of a length */
     ush lnext[259];             /* first length of the next length code */
     int last;                   /* the segment ends the stream */
+    /* part 1 of a step, which another thread may take (deflate_opt.c):
+       offer() makes it available, finish() returns once it is done,
+       having run it here if no one took it; without them it runs here */
+    struct zo_part_s *part;
+    void (*offer)(struct zo_ctx_s *c);
+    void (*finish)(struct zo_ctx_s *c);
+    void *team;                 /* the stream's threads, for them */
 } zo_ctx;
+
+/* Part 1 of the match finder or of a parse, with a copy of the segment's
+   context made when it was offered: the arrays it writes are the
+   segment's (cache and moff from its own first entry, or items from
+   ZO_MID(c)), the scratch arrays are those of the context that runs it
+   (zo_part_run()), so the result is the same on any thread. */
+#define ZO_PART_FIND 0
+#define ZO_PART_PARSE 1
+#define ZO_PART_SPLIT 2         /* the block estimates' rows r1 + 1 .. K */
+#define ZO_PART_BLOCKS 3        /* blocks b1 .. nblocks - 1 sized, priced */
+#define ZO_SPLIT_PART_MIN 16    /* for K candidate pieces or more */
+
+/* The block estimates' inputs (opt_parse.c) */
+typedef struct {
+    const zo_u32 *pre, *lst, *nit, *nmt;
+    zo_u32 stride;
+    int nused, inc;
+    zt_u64 *est;
+} zo_split;
+
+typedef struct zo_part_s {
+    int kind;
+    const zo_costs *k;          /* the parse's prices, */
+    const zo_u32 *starts;       /* block starts */
+    int nb;                     /* and number of blocks */
+    const zo_split *split;      /* the block estimates', */
+    int r1, K;                  /* rows */
+    int b1, kmode;              /* finish_blocks()' first block, prices */
+    zo_u32 used, nlong;         /* the match finder's results */
+    int state;                  /* deflate_opt.c's */
+    zo_ctx w;
+} zo_part;
+
+/* Part 1's matches start at this cache entry (part 0's end before it). */
+#define ZO_CAP0(mid) (4 * (zo_u32)(mid) + 512)
 
 #define ZO_LONG 32              /* a long match (c->longm, opt_match.c) */
 #define ZO_PIECE 4096           /* positions of a piece of the sweep, at
@@ -185,6 +249,7 @@ typedef struct zo_ctx_s {
 #define ZO_MAX_CAND 256         /* candidate boundaries per segment */
 #define ZO_MAX_BLOCKS (ZO_MAX_CAND + 1)
 #define ZO_HSYMS (ZO_NLL + ZO_NDIST)  /* symbols of a prefix histogram */
+#define ZO_EST ((ZO_MAX_CAND + 1) * (ZO_MAX_CAND + 2) / 2)
 
 /* the distance code of distance d1 + 1 */
 #define ZO_DCODE(c, d1) ((c)->dcode[(d1) < 256 ? (d1) : 256 + ((d1) >> 7)])
@@ -218,11 +283,16 @@ extern const ush ZLIB_INTERNAL zo_dist_base[30];
 
 /* opt_match.c */
 void ZLIB_INTERNAL zo_find_matches(zo_ctx *c, const zo_config *cf);
+void ZLIB_INTERNAL zo_find_part(zo_ctx *c, const zo_config *cf, int part,
+                                zo_u32 *used, zo_u32 *nlong);
 
 /* opt_parse.c */
 ZLIB_INTERNAL const zo_config *zo_config_of(int level);
 void ZLIB_INTERNAL zo_segment(zo_ctx *c);
 void ZLIB_INTERNAL zo_parse_tables(zo_ctx *c);
+void ZLIB_INTERNAL zo_part_run(zo_part *p, zo_ctx *t);
+void ZLIB_INTERNAL zo_part_begin(zo_ctx *c, int kind);
+void ZLIB_INTERNAL zo_part_end(zo_ctx *c);
 
 /* deflate_opt.c, called by deflate.c */
 int ZLIB_INTERNAL zo_init(deflate_state *s);

@@ -459,7 +459,8 @@ local zo_u32 one_block_bits(zo_ctx *c, const zo_u32 *llf, const zo_u32 *df) {
 #define ZO_LOW (((zt_u64)1 << ZO_PB) - 1)
 
 local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
-                                const zo_u32 *starts, int nb, int longm) {
+                                const zo_u32 *starts, int nb, zo_u32 a,
+                                zo_u32 n, int longm) {
     const Bytef *in = c->base + c->hist;
     const zo_match *cache = c->cache;
     const zo_u32 *moff = c->moff;
@@ -469,7 +470,7 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     const ush *lnext = c->lnext;
     const uch *lcode = c->lcode;
     const zo_lvq *lvq = c->lvq;
-    zo_u32 n = c->n, i, pos, cnt, wbase;
+    zo_u32 i, pos, cnt, wbase;
     int b;
 #ifdef ZO_SSE2
     zo_u32 *cost = c->cost;     /* the same costs, 32 bits, for the lanes */
@@ -489,7 +490,7 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     i = n;
     for (b = nb - 1; b >= 0; b--) {
         const zo_costs *ks = k + b;
-        zo_u32 lo = b > 0 ? starts[b] : 0;
+        zo_u32 lo = b > 0 && starts[b] > a ? starts[b] : a;
         unsigned s;
         if (i <= lo)
             continue;
@@ -621,7 +622,7 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     /* the items, walking forward: the match whose lengths hold the chosen
        one */
     cnt = 0;
-    for (pos = 0; pos < n; cnt++) {
+    for (pos = a; pos < n; cnt++) {
         zo_u32 f = from[pos];
         zo_item it;
         if (f == 0) {
@@ -640,13 +641,85 @@ local ZT_INLINE void parse_body(zo_ctx *c, const zo_costs *k,
     c->nitems = cnt;
 }
 
-/* Two copies of the parse: with and without the loop for long matches,
-   which costs text a test per position (c->longm: zo_find_matches()). */
-local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
+/* Two copies of the parse of positions [a, e): with and without the loop
+   for long matches, which costs text a test per position (c->longm:
+   zo_find_matches()).  No match crosses a or e, so the cheapest parse of
+   [a, e) is the same as part of a whole segment's or alone. */
+local void parse_range(zo_ctx *c, const zo_costs *k, const zo_u32 *starts,
+                       int nb, zo_u32 a, zo_u32 e) {
     if (c->longm)
-        parse_body(c, k, starts, nb, 1);
+        parse_body(c, k, starts, nb, a, e, 1);
     else
-        parse_body(c, k, starts, nb, 0);
+        parse_body(c, k, starts, nb, a, e, 0);
+}
+
+/* The parse of the segment under prices k (k[b] for the positions from
+   starts[b], b < nb; starts Z_NULL when nb is 1): part 1 offered to
+   another thread while this one parses part 0, its items then moved
+   after part 0's. */
+local void parse(zo_ctx *c, const zo_costs *k, const zo_u32 *starts, int nb) {
+    zo_u32 mid = ZO_MID(c), n0;
+    if (mid == c->n) {
+        parse_range(c, k, starts, nb, 0, c->n);
+        return;
+    }
+    c->part->k = k;
+    c->part->starts = starts;
+    c->part->nb = nb;
+    zo_part_begin(c, ZO_PART_PARSE);
+    parse_range(c, k, starts, nb, 0, mid);
+    n0 = c->nitems;
+    zo_part_end(c);
+    zo_move(c->items + n0, c->items + mid,
+            c->part->w.nitems * sizeof(zo_item));
+    c->nitems = n0 + c->part->w.nitems;
+}
+
+local void est_rows(const zo_ctx *c, const zo_split *sp, int j0, int j1);
+local void finish_blocks(zo_ctx *c, int b0, int b1, int kmode);
+
+/* ===========================================================================
+ * Part 1 of a step, in turn with part 0 or beside it: zo_part_begin()
+ * copies the context into c->part (for the parse, with items from
+ * ZO_MID(c)) and offers it to the stream's threads; zo_part_end() returns
+ * once it has run, here if no other thread took it.  zo_part_run() runs it
+ * with the scratch arrays of context t: the trees, the window and from[]
+ * are written before they are read, so any context's give the same.
+ */
+void ZLIB_INTERNAL zo_part_begin(zo_ctx *c, int kind) {
+    zo_part *p = c->part;
+    p->kind = kind;
+    p->w = *c;
+    if (kind == ZO_PART_PARSE)
+        p->w.items = c->items + ZO_MID(c);
+    if (c->offer != Z_NULL)
+        c->offer(c);
+}
+
+void ZLIB_INTERNAL zo_part_end(zo_ctx *c) {
+    if (c->finish != Z_NULL)
+        c->finish(c);
+    else
+        zo_part_run(c->part, c);
+}
+
+void ZLIB_INTERNAL zo_part_run(zo_part *p, zo_ctx *t) {
+    zo_ctx *w = &p->w;
+    w->head = t->head;
+    w->head3 = t->head3;
+    w->prev3 = t->prev3;
+    w->child = t->child;
+    w->win = t->win;
+    w->cost = t->cost;
+    w->from = t->from;
+    if (p->kind == ZO_PART_FIND)
+        zo_find_part(w, zo_config_of(w->level), 1, &p->used, &p->nlong);
+    else if (p->kind == ZO_PART_PARSE)
+        parse_range(w, p->k, p->starts, p->nb, ZO_MID(w), w->n);
+    else if (p->kind == ZO_PART_SPLIT)
+        est_rows(w, p->split, p->r1, p->K);
+    else
+        finish_blocks(w, p->b1, w->nblocks, p->kmode);
 }
 
 /* ===========================================================================
@@ -718,15 +791,59 @@ local zt_u64 est_bits(const zo_ctx *c, const zo_u32 *a, const zo_u32 *b,
 }
 
 /* ===========================================================================
+ * The estimates of the blocks between candidate boundaries i < jj, for
+ * rows j0 < jj <= j1, into sp->est: the same integers from either of two
+ * forms.  With sp->inc, each piece's symbols are listed (sp->lst) and the
+ * estimates of the blocks ending at piece jj are summed piece by piece,
+ * from the last piece back, updating only the symbols each piece adds;
+ * else each is est_bits() over the prefix rows.
+ */
+local void est_rows(const zo_ctx *c, const zo_split *sp, int j0, int j1) {
+    const zo_u32 *pre = sp->pre, *lst = sp->lst, *nit = sp->nit,
+                 *nmt = sp->nmt;
+    zo_u32 stride = sp->stride, e;
+    int nused = sp->nused, i, jj;
+    for (jj = j0 + 1; jj <= j1; jj++) {
+        zt_u64 *row = sp->est + (zo_u32)jj * (zo_u32)(jj - 1) / 2;
+        if (sp->inc) {
+            const zo_u32 *hj = pre + (zo_u32)jj * stride;
+            zo_u32 cur[ZO_HSYMS], nu = 0;
+            zt_u64 sum = 0;
+            zmemzero(cur, (unsigned)nused * sizeof(zo_u32));
+            for (i = jj - 1; i >= 0; i--) {
+                for (e = lst[i]; e < lst[i + 1]; e++) {
+                    unsigned u = pre[e] & 0x1ff;
+                    zo_u32 old = cur[u], f = old + (pre[e] >> 9);
+                    cur[u] = f;
+                    sum += flg2(c, f) - flg2(c, old);
+                    nu += old == 0;
+                }
+                row[i] = est_rest(c, 1 + nit[jj] - nit[i], nmt[jj] - nmt[i],
+                                  hj[nused] - pre[(zo_u32)i * stride +
+                                                  (zo_u32)nused],
+                                  nu) - sum;
+            }
+        } else
+            for (i = 0; i < jj; i++)
+                row[i] = est_bits(c, pre + (zo_u32)jj * stride,
+                                  pre + (zo_u32)i * stride, nused,
+                                  1 + nit[jj] - nit[i], nmt[jj] - nmt[i]);
+    }
+}
+
+/* ===========================================================================
  * Block boundaries for c->items by dynamic programming over pieces of at
  * least ZO_SPLIT_STEP_MIN items.  Writes the item index of each block's
- * first item to starts[] and returns the number of blocks.
+ * first item to starts[] and returns the number of blocks.  The estimates
+ * of all blocks come first (the rows from r1 on offered to another
+ * thread: a row costs about its number, so r1 = K / sqrt(2) halves them),
+ * then the choice, the first i of equal least costs.
  */
 local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
     zo_u32 m = c->nitems, step, j, stride, lpos;
     zo_u32 room = (ZO_MAX_CAND + 1) * ZO_HSYMS;     /* words of c->prefix */
     zo_u32 lst[ZO_MAX_CAND + 1];        /* each piece's symbols in pre[] */
-    int K, i, jj, nused = 0;
+    int K, i, jj, nused = 0, r1;
     zo_u32 *pre = c->prefix;
     ush used[ZO_HSYMS];
     zt_u64 best[ZO_MAX_CAND + 1];
@@ -734,6 +851,7 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
     int cuts[ZO_MAX_CAND + 1], ncut = 0;
     zo_u32 nit[ZO_MAX_CAND + 1], nmt[ZO_MAX_CAND + 1];  /* prefix counts of
                                            items and of matches */
+    zo_split sp;
 
     step = (m + (zo_u32)cf->cand - 1) / (zo_u32)cf->cand;
     if (step < ZO_SPLIT_STEP_MIN)
@@ -774,7 +892,7 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
     }
     /* keep only the used symbols' columns, in place (rows shrink from
        ZO_HSYMS to stride words; used[u] >= u, so nothing is overwritten
-       before it is read): the estimates below read them contiguously */
+       before it is read): the estimates read them contiguously */
     stride = (zo_u32)nused + 1;
     for (i = 0; i <= K; i++) {
         const zo_u32 *h = pre + (zo_u32)i * ZO_HSYMS;
@@ -783,12 +901,10 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
             d[jj] = h[used[jj]];
     }
     /* Each piece's symbols, as u | count << 9, after the rows (they fit
-       when cand <= 128: K * nused words at most).  The estimates for the
-       blocks ending at piece jj are then summed piece by piece, from the
-       last piece back, updating only the symbols each piece adds: the same
-       integers as est_bits() (which the loop below falls back on), so the
-       same boundaries, in a fraction of the time where pieces use few of
-       the segment's symbols (small inputs, many pieces). */
+       when cand <= 128: K * nused words at most), for the incremental form
+       of est_rows(): the same integers as est_bits(), in a fraction of the
+       time where pieces use few of the segment's symbols (small inputs,
+       many pieces). */
     lpos = (zo_u32)(K + 1) * stride;
     for (i = 0; i < K && lpos <= room - (zo_u32)nused; i++) {
         const zo_u32 *h0 = pre + (zo_u32)i * stride, *h1 = h0 + stride;
@@ -798,7 +914,6 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
                 pre[lpos++] = (zo_u32)jj | (h1[jj] - h0[jj]) << 9;
     }
     lst[i] = lpos;
-    best[0] = 0;
     if (i == K) {       /* an update costs about three symbols of a scan */
         zt_u64 upd = 0;
         for (i = 0; i < K; i++)
@@ -806,46 +921,31 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
         if (3 * upd >= (zt_u64)K * (zo_u32)(K + 1) / 2 * (zo_u32)nused)
             i = 0;
     }
-    if (i == K) {
-        zo_u32 cur[ZO_HSYMS];
-        for (jj = 1; jj <= K; jj++) {
-            const zo_u32 *hj = pre + (zo_u32)jj * stride;
-            zt_u64 bv = ~(zt_u64)0, sum = 0;
-            zo_u32 nu = 0, e;
-            int ba = 0;
-            zmemzero(cur, (unsigned)nused * sizeof(zo_u32));
-            for (i = jj - 1; i >= 0; i--) {
-                zt_u64 v;
-                for (e = lst[i]; e < lst[i + 1]; e++) {
-                    unsigned u = pre[e] & 0x1ff;
-                    zo_u32 old = cur[u], f = old + (pre[e] >> 9);
-                    cur[u] = f;
-                    sum += flg2(c, f) - flg2(c, old);
-                    nu += old == 0;
-                }
-                v = best[i] + (est_rest(c, 1 + nit[jj] - nit[i],
-                                        nmt[jj] - nmt[i],
-                                        hj[nused] - pre[(zo_u32)i * stride +
-                                                        (zo_u32)nused],
-                                        nu) - sum);
-                if (v <= bv) {          /* the first i of equals */
-                    bv = v;
-                    ba = i;
-                }
-            }
-            best[jj] = bv;
-            arg[jj] = bv == ~(zt_u64)0 ? 0 : ba;
-        }
-    } else
+    sp.pre = pre;
+    sp.lst = lst;
+    sp.nit = nit;
+    sp.nmt = nmt;
+    sp.stride = stride;
+    sp.nused = nused;
+    sp.inc = i == K;
+    sp.est = c->est;
+    r1 = K >= ZO_SPLIT_PART_MIN ? (int)((zo_u32)K * 181 / 256) : K;
+    if (r1 < K) {
+        c->part->split = &sp;
+        c->part->r1 = r1;
+        c->part->K = K;
+        zo_part_begin(c, ZO_PART_SPLIT);
+    }
+    est_rows(c, &sp, 0, r1);
+    if (r1 < K)
+        zo_part_end(c);
+    best[0] = 0;
     for (jj = 1; jj <= K; jj++) {
+        const zt_u64 *row = sp.est + (zo_u32)jj * (zo_u32)(jj - 1) / 2;
         zt_u64 bv = ~(zt_u64)0;
         int ba = 0;
         for (i = 0; i < jj; i++) {
-            zt_u64 v = best[i] + est_bits(c, pre + (zo_u32)jj * stride,
-                                          pre + (zo_u32)i * stride,
-                                          nused,
-                                          1 + nit[jj] - nit[i],
-                                          nmt[jj] - nmt[i]);
+            zt_u64 v = best[i] + row[i];
             if (v < bv) {
                 bv = v;
                 ba = i;
@@ -862,16 +962,37 @@ local int split(zo_ctx *c, const zo_config *cf, zo_u32 *starts) {
 }
 
 /* ===========================================================================
+ * Blocks b0 .. b1 - 1 of c->blocks (their items known): their symbol
+ * counts, codes and exact sizes, and with kmode the prices of their
+ * positions for the next parse (1: entropy, 2: the block's Huffman code
+ * lengths) in c->costs[b].  Each block alone: any thread, the same result.
+ */
+local void finish_blocks(zo_ctx *c, int b0, int b1, int kmode) {
+    zo_u32 llf[ZO_NLL], df[ZO_NDIST];
+    int b;
+    for (b = b0; b < b1; b++) {
+        zo_block *bl = &c->blocks[b];
+        zo_block_freqs(c, c->items + bl->first, bl->n, llf, df);
+        zo_block_finish(bl, llf, df, c->strategy);
+        if (kmode == 1)
+            costs_entropy(c, &c->costs[b], llf, df);
+        else if (kmode == 2)
+            costs_from_freqs(&c->costs[b], llf, df);
+    }
+}
+
+/* ===========================================================================
  * Form blocks from c->items where block b is the items starting at input
  * positions from pstart[b] (pstart[0] = 0); empty blocks are dropped.
- * Sizes each block exactly; returns the total bits and leaves the blocks'
- * first input positions in pstart[].
+ * Sizes each block exactly (and prices it for the next parse, kmode of
+ * finish_blocks()); returns the total bits and leaves the blocks' first
+ * input positions in pstart[].  The blocks holding the second half of the
+ * items are offered to another thread.
  */
-local zt_u64 form_blocks(zo_ctx *c, zo_u32 *pstart, int nb) {
-    zo_u32 llf[ZO_NLL], df[ZO_NDIST];
+local zt_u64 form_blocks(zo_ctx *c, zo_u32 *pstart, int nb, int kmode) {
     zo_u32 i = 0, pos = 0;
     zt_u64 total = 0;
-    int b, out = 0;
+    int b, out = 0, b1;
 
     for (b = 0; b < nb; b++) {
         zo_u32 end = b + 1 < nb ? pstart[b + 1] : c->n + 1;
@@ -886,14 +1007,25 @@ local zt_u64 form_blocks(zo_ctx *c, zo_u32 *pstart, int nb) {
         bl->len = pos - bl->start;
         if (bl->n == 0 && !(out == 0 && b == nb - 1))
             continue;
-        zo_block_freqs(c, c->items + bl->first, bl->n, llf, df);
-        zo_block_finish(bl, llf, df, c->strategy);
-        total += bl->bits;
         out++;
     }
     c->nblocks = out;
-    for (b = 0; b < out; b++)
+    b1 = out;
+    if (ZO_MID(c) < c->n && out > 1) {
+        b1 = 1;
+        while (b1 < out - 1 && c->blocks[b1].first < c->nitems / 2)
+            b1++;
+        c->part->b1 = b1;
+        c->part->kmode = kmode;
+        zo_part_begin(c, ZO_PART_BLOCKS);
+    }
+    finish_blocks(c, 0, b1, kmode);
+    if (b1 < out)
+        zo_part_end(c);
+    for (b = 0; b < out; b++) {
+        total += c->blocks[b].bits;
         pstart[b] = c->blocks[b].start;
+    }
     return total;
 }
 
@@ -944,7 +1076,7 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
     if (c->n == 0) {
         c->nitems = 0;
         ps[0] = 0;
-        form_blocks(c, ps, 1);
+        form_blocks(c, ps, 1, 0);
         return;
     }
     zo_find_matches(c, cf);
@@ -952,7 +1084,7 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
         costs_fixed(&c->costs[0]);
         parse(c, c->costs, Z_NULL, 1);
         ps[0] = 0;
-        form_blocks(c, ps, 1);
+        form_blocks(c, ps, 1, 0);
         return;
     }
     /* The statistics to start from (the sweep's, or the greedy parse's),
@@ -988,7 +1120,9 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
     /* block boundaries, as input positions */
     nb = split_at(c, cf, ps);
     for (pass = 0; ; pass++) {
-        zt_u64 bits = form_blocks(c, ps, nb);
+        /* the next parse's prices: entropy, then the blocks' codes */
+        zt_u64 bits = form_blocks(c, ps, nb, pass == cf->block_passes ? 0 :
+                                  pass < cf->block_passes - 1 ? 1 : 2);
         nb = c->nblocks;
         if (bits < bestbits) {
             bestbits = bits;
@@ -999,14 +1133,6 @@ void ZLIB_INTERNAL zo_segment(zo_ctx *c) {
         }
         if (pass == cf->block_passes)
             break;
-        for (b = 0; b < nb; b++) {
-            zo_block_freqs(c, c->items + c->blocks[b].first, c->blocks[b].n,
-                           llf, df);
-            if (pass < cf->block_passes - 1)
-                costs_entropy(c, &c->costs[b], llf, df);
-            else
-                costs_from_freqs(&c->costs[b], llf, df);
-        }
         parse(c, c->costs, ps, nb);
     }
     /* the best parse and its blocks */
