@@ -272,7 +272,7 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    (binary trees and match lists, parse arrays and plans for one 256 KiB
    segment, input and output buffers), allocated by deflateInit2() (or by
    deflateParams() moving to these levels; Z_MEM_ERROR if it cannot be
-   had).  With n threads, about 16 MiB per thread instead, allocated by the
+   had).  With n threads, about 17 MiB per thread instead, allocated by the
    first deflate() call that can use them (each thread compresses segments
    three at a time in turn, so up to 768 KiB of input per thread is held);
    without that memory, fewer threads and the same bytes.  Levels 10-12 are
