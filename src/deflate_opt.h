@@ -18,11 +18,12 @@
  *   deflate_opt.c the stream: buffering, flushes, threads, output
  *
  * A segment of ZO_CUT_MIN bytes or more is found and parsed as two parts
- * cut at its middle (ZO_MID): no match crosses the cut, and part 1's
- * matches come from trees of its own, so the two halves of each of those
- * steps can run on two threads; statistics and blocks stay the segment's.
- * Where the cut is depends only on the segment's length, so the bytes do
- * not depend on whether a second thread took part 1.
+ * cut a little past its middle (ZO_MID): no match crosses the cut, and
+ * part 1's matches come from trees of its own, so the two halves of each
+ * of those steps can run on two threads; statistics and blocks stay the
+ * segment's.  Where the cut is depends only on the segment's length and
+ * the window before it, so the bytes do not depend on whether a second
+ * thread took part 1.
  *
  * Every cost is an integer (1/16 bit), so the choices are the same on every
  * machine and compiler.
