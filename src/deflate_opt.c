@@ -41,6 +41,7 @@
 #ifdef ZO_LEVELS
 
 #ifdef ZT_THREADS
+#  define ZT_TICKETS                /* zt_peek(), zt_bump(): spinning waits */
 #  include "zthread.h"
 #endif
 
@@ -84,6 +85,7 @@ struct zo_state_s {
     zo_warg wargs[ZLIB_TURBO_MAX_THREADS];
     zt_mutex lock;
     zt_cond work;               /* any change: jobs, parts, done, quit */
+    zt_ticket ticket;           /* bumped at each of them */
     int locks;                  /* lock and work are initialised */
     int next, njobs, ndone, quit;
     int pooled;                 /* the batch runs on the threads */
@@ -316,6 +318,37 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
  * a thread with no segment left takes a part another one offered.
  */
 #ifdef ZT_THREADS
+#ifndef ZO_SPIN_READS
+#  define ZO_SPIN_READS 3000    /* about 1 ms (sched_yield(): 0.3 us) */
+#endif
+
+/* With the lock held: announce a change to every thread waiting. */
+local void post(struct zo_state_s *z) {
+    zt_bump(&z->ticket);
+    zt_broadcast(&z->work);
+}
+
+/* With the lock held: wait for the next change (post()), or return
+   earlier; the lock is held again.  A thread that waits is most often
+   woken within a millisecond (the serial work between two parallel
+   steps, or the other half of a step), and waking a sleeping thread
+   takes tens to hundreds of microseconds (an idle CPU, a virtual one most
+   of all): so first it reads the ticket, yielding, for about that long. */
+local void wait_post(struct zo_state_s *z) {
+#ifdef ZT_SPIN
+    long t0 = zt_peek(&z->ticket);
+    int i;
+    zt_unlock(&z->lock);
+    for (i = 0; i < ZO_SPIN_READS && zt_peek(&z->ticket) == t0; i++)
+        zt_yield();
+    zt_lock(&z->lock);
+    if (zt_peek(&z->ticket) == t0)
+        zt_wait(&z->work, &z->lock);
+#else
+    zt_wait(&z->work, &z->lock);
+#endif
+}
+
 #define ZO_OFFERED 1
 #define ZO_TAKEN 2
 #define ZO_DONE 3
@@ -336,7 +369,7 @@ local int help(struct zo_state_s *z, int t) {
     zo_part_run(p, z->ctx[t]);
     zt_lock(&z->lock);
     p->state = ZO_DONE;
-    zt_broadcast(&z->work);
+    post(z);
     return 1;
 }
 
@@ -346,7 +379,7 @@ local void part_offer(zo_ctx *c) {
     zt_lock(&z->lock);
     c->part->state = ZO_OFFERED;
     z->parts[z->nparts++] = c->part;
-    zt_broadcast(&z->work);
+    post(z);
     zt_unlock(&z->lock);
 }
 
@@ -369,7 +402,7 @@ local void part_finish(zo_ctx *c) {
         p->state = ZO_DONE;
     }
     while (p->state != ZO_DONE)
-        zt_wait(&z->work, &z->lock);
+        wait_post(z);
     zt_unlock(&z->lock);
 }
 
@@ -380,7 +413,7 @@ local void worker(void *arg) {
     for (;;) {
         int j;
         while (!z->quit && z->next >= z->njobs && z->nparts == 0)
-            zt_wait(&z->work, &z->lock);
+            wait_post(z);
         if (z->quit)
             break;
         if (z->next >= z->njobs) {
@@ -392,7 +425,7 @@ local void worker(void *arg) {
         run_job(z, t, j);
         zt_lock(&z->lock);
         z->ndone++;
-        zt_broadcast(&z->work);
+        post(z);
     }
     zt_unlock(&z->lock);
 }
@@ -420,7 +453,7 @@ local void threads_stop(z_streamp strm, struct zo_state_s *z) {
     threads_lost(z);
     zt_lock(&z->lock);
     z->quit = 1;
-    zt_broadcast(&z->work);
+    post(z);
     zt_unlock(&z->lock);
     for (i = 0; i < z->nthreads; i++)
         zt_thread_join(z->tids[i]);
@@ -443,7 +476,7 @@ local void run_segments(struct zo_state_s *z, int k) {
         z->njobs = k;
         z->ndone = 0;
         z->pooled = 1;
-        zt_broadcast(&z->work);
+        post(z);
         for (;;) {
             int j;
             if (z->next < z->njobs) {
@@ -452,13 +485,13 @@ local void run_segments(struct zo_state_s *z, int k) {
                 run_job(z, 0, j);
                 zt_lock(&z->lock);
                 z->ndone++;
-                zt_broadcast(&z->work);
+                post(z);
                 continue;
             }
             if (z->ndone == z->njobs)
                 break;
             if (!help(z, 0))
-                zt_wait(&z->work, &z->lock);
+                wait_post(z);
         }
         z->njobs = 0;
         z->next = 0;

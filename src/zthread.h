@@ -3,10 +3,11 @@
  * For conditions of distribution and use, see the copyright notice in zlib.h
  *
  * One mutex, two condition variables and a way to start and join a thread:
- * all that deflate_mt.c needs, and only it includes this.  POSIX threads, or
- * Windows threads (Vista and later: SRWLOCK and CONDITION_VARIABLE) under
- * _WIN32.  Whether threads are built at all (ZT_THREADS) is decided in
- * deflate_mt.h.
+ * all that deflate_mt.c needs; with a counter for waits that spin
+ * (ZT_TICKETS), what deflate_opt.c needs; only they include this.  POSIX
+ * threads, or Windows threads (Vista and later: SRWLOCK and
+ * CONDITION_VARIABLE) under _WIN32.  Whether threads are built at all
+ * (ZT_THREADS) is decided in deflate_mt.h.
  *
  * Every function returns 0 on success.  Nothing here allocates memory.
  */
@@ -80,6 +81,37 @@ local int zt_thread_create(zt_thread *t, zt_thread_start *st) {
     return pthread_create(t, NULL, zt_thread_main, st);
 }
 local void zt_thread_join(zt_thread t) { pthread_join(t, NULL); }
+#endif
+
+/* For a file that defines ZT_TICKETS before including this: a counter read
+   by a thread that spins (zt_peek(), without the lock) and changed only
+   with the lock held (zt_bump()); ZT_SPIN where the compiler has atomic
+   loads and stores, with zt_yield() to let another thread of this CPU run
+   between the reads.  Without ZT_SPIN, waits only sleep. */
+#ifndef ZT_TICKETS
+#elif defined(_WIN32)
+#  define ZT_SPIN
+typedef LONG zt_ticket;
+local long zt_peek(zt_ticket volatile *t) {
+    return InterlockedCompareExchange(t, 0, 0);
+}
+local void zt_bump(zt_ticket volatile *t) { InterlockedIncrement(t); }
+local void zt_yield(void) { SwitchToThread(); }
+#elif defined(__ATOMIC_ACQUIRE) && (defined(__GNUC__) || defined(__clang__))
+#  include <sched.h>
+#  define ZT_SPIN
+typedef int zt_ticket;
+local long zt_peek(zt_ticket *t) {
+    return (long)__atomic_load_n(t, __ATOMIC_ACQUIRE);
+}
+local void zt_bump(zt_ticket *t) {
+    __atomic_store_n(t, __atomic_load_n(t, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELEASE);
+}
+local void zt_yield(void) { (void)sched_yield(); }
+#else
+typedef int zt_ticket;
+local void zt_bump(zt_ticket *t) { ++*t; }
 #endif
 #endif /* ZT_THREADS */
 
