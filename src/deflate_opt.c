@@ -21,9 +21,11 @@
  * with a last block, Z_BLOCK and Z_PARTIAL_FLUSH end the blocks.
  *
  * Memory, all from zalloc on the calling thread: at deflateInit2() the
- * buffers for one segment; threads' buffers at the first deflate() call
- * that has a second segment to give them (without them, one thread: the
- * same bytes).
+ * buffers for one segment; threads' at the first deflate() call with 64 KiB
+ * or more to work on: when it is a Z_FINISH call with one segment in all,
+ * a helper's arrays for one other thread (it can only take the segment's
+ * parts), else whole contexts and buffers for three segments per thread
+ * (without them, fewer threads: the same bytes).
  */
 
 #if defined(_WIN32) && !defined(Z_TURBO_NO_THREADS)
@@ -71,7 +73,10 @@ struct zo_state_s {
     Bytef *out;
     ulg outsize, outpos, outlen;
     int final;                  /* the last block has been written */
-    int nctx;                   /* contexts allocated (threads usable) */
+    int nctx;                   /* contexts for whole segments: ctx[0 ..
+                                   nctx - 1] */
+    int nhelp;                  /* and helpers' for parts: ctx[nctx ..
+                                   nhelp - 1] (a thread each, but ctx[0]) */
     zo_ctx *ctx[ZLIB_TURBO_MAX_THREADS];
     int nplan;                  /* segments compressed in one batch */
     zo_plan *plans;             /* nplan of them */
@@ -115,37 +120,50 @@ local void ctx_free(z_streamp strm, zo_ctx *c) {
 /* Bytes of an array of n elements of size sz in c->mem, rounded up to 64. */
 #define ZO_AREA(n, sz) ((((ulg)(n) * (sz)) + 63) & ~(ulg)63)
 
-local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
+/* Bytes of the arrays that zo_part_run() takes from the context that runs
+   a part (the scratch arrays), and of the others, in c->mem. */
+#define ZO_SCRATCH(wsize) (ZO_AREA(ZO_HASH_SIZE, sizeof(zo_u32)) + \
+        ZO_AREA(ZO_HASH3_SIZE, sizeof(zo_u32)) + \
+        ZO_AREA(wsize, sizeof(zo_u32)) + \
+        ZO_AREA(4 * (ulg)(wsize), sizeof(zo_u32)) + \
+        ZO_AREA((ZO_NLV + 1) * ZO_LVL_N, sizeof(zt_u64)) + \
+        ZO_AREA(ZO_WIN, sizeof(zo_u32)) + \
+        ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)))
+#define ZO_REST (ZO_AREA(ZO_CACHE, sizeof(zo_match)) + \
+        ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) + \
+        ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_block)) + \
+        ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_costs)) + \
+        ZO_AREA((ZO_MAX_CAND + 1) * ZO_HSYMS, sizeof(zo_u32)) + \
+        ZO_AREA(ZO_MAX_BLOCKS + 1, sizeof(zo_u32)) + \
+        ZO_AREA(ZO_EST, sizeof(zt_u64)) + \
+        ZO_AREA(1, sizeof(zo_part)))
+
+/* A context that compresses whole segments (full), or a helper's: only
+   the scratch arrays, for the parts of another context's segment (a
+   quarter of the memory: 2.4 MiB against 11.4 at windowBits 15). */
+local zo_ctx *ctx_new(z_streamp strm, uInt wsize, int full) {
     zo_ctx *c = (zo_ctx *)ZALLOC(strm, 1, sizeof(zo_ctx));
-    ulg at, total;
+    ulg at;
     Bytef *m;
     unsigned i;
     if (c == Z_NULL)
         return Z_NULL;
     zmemzero(c, sizeof(zo_ctx));
-    total = ZO_AREA(ZO_HASH_SIZE, sizeof(zo_u32)) +
-            ZO_AREA(ZO_HASH3_SIZE, sizeof(zo_u32)) +
-            ZO_AREA(wsize, sizeof(zo_u32)) +
-            ZO_AREA(4 * (ulg)wsize, sizeof(zo_u32)) +
-            ZO_AREA(ZO_CACHE, sizeof(zo_match)) +
-            ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
-            ZO_AREA((ZO_NLV + 1) * ZO_LVL_N, sizeof(zt_u64)) +
-            ZO_AREA(ZO_WIN, sizeof(zo_u32)) +
-            ZO_AREA(ZO_SEG + 1, sizeof(zo_u32)) +
-            ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_block)) +
-            ZO_AREA(ZO_MAX_BLOCKS, sizeof(zo_costs)) +
-            ZO_AREA((ZO_MAX_CAND + 1) * ZO_HSYMS, sizeof(zo_u32)) +
-            ZO_AREA(ZO_MAX_BLOCKS + 1, sizeof(zo_u32)) +
-            ZO_AREA(ZO_EST, sizeof(zt_u64)) +
-            ZO_AREA(1, sizeof(zo_part));
-    c->mem = ZALLOC(strm, (uInt)total, 1);
-    c->items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
-    c->best = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
-    c->blocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS, sizeof(zo_block));
-    if (c->mem == Z_NULL || c->items == Z_NULL || c->best == Z_NULL ||
-        c->blocks == Z_NULL) {
-        ctx_free(strm, c);
+    c->mem = ZALLOC(strm, (uInt)(ZO_SCRATCH(wsize) + (full ? ZO_REST : 0)),
+                    1);
+    if (c->mem == Z_NULL) {
+        ZFREE(strm, c);
         return Z_NULL;
+    }
+    if (full) {
+        c->items = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
+        c->best = (zo_item *)ZALLOC(strm, ZO_SEG, sizeof(zo_item));
+        c->blocks = (zo_block *)ZALLOC(strm, ZO_MAX_BLOCKS,
+                                       sizeof(zo_block));
+        if (c->items == Z_NULL || c->best == Z_NULL || c->blocks == Z_NULL) {
+            ctx_free(strm, c);
+            return Z_NULL;
+        }
     }
     /* the areas, each at a multiple of 64 bytes from the block's start */
     m = (Bytef *)c->mem;
@@ -158,11 +176,13 @@ local zo_ctx *ctx_new(z_streamp strm, uInt wsize) {
     ZO_CARVE(c->head3, zo_u32, ZO_HASH3_SIZE);
     ZO_CARVE(c->prev3, zo_u32, wsize);
     ZO_CARVE(c->child, zo_u32, 4 * (ulg)wsize);
-    ZO_CARVE(c->cache, zo_match, ZO_CACHE);
-    ZO_CARVE(c->moff, zo_u32, ZO_SEG + 1);
     ZO_CARVE(c->win, zt_u64, (ZO_NLV + 1) * ZO_LVL_N);
     ZO_CARVE(c->cost, zo_u32, ZO_WIN);
     ZO_CARVE(c->from, zo_u32, ZO_SEG + 1);
+    if (!full)
+        return c;
+    ZO_CARVE(c->cache, zo_match, ZO_CACHE);
+    ZO_CARVE(c->moff, zo_u32, ZO_SEG + 1);
     ZO_CARVE(c->bblocks, zo_block, ZO_MAX_BLOCKS);
     ZO_CARVE(c->costs, zo_costs, ZO_MAX_BLOCKS);
     ZO_CARVE(c->prefix, zo_u32, (ZO_MAX_CAND + 1) * ZO_HSYMS);
@@ -293,7 +313,7 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
     z->outsize = OUT_PER_SEG;
     z->in = (Bytef *)ZALLOC(strm, z->insize, 1);
     z->out = (Bytef *)ZALLOC(strm, z->outsize, 1);
-    z->ctx[0] = ctx_new(strm, s->w_size);
+    z->ctx[0] = ctx_new(strm, s->w_size, 1);
     z->plans = plans_new(strm, 1);
     if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL ||
         z->plans == Z_NULL) {
@@ -307,7 +327,7 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
         ZFREE(strm, z);
         return Z_MEM_ERROR;
     }
-    z->nctx = 1;
+    z->nctx = z->nhelp = 1;
     z->nplan = 1;
     s->zo = z;
     return Z_OK;
@@ -412,11 +432,12 @@ local void worker(void *arg) {
     zt_lock(&z->lock);
     for (;;) {
         int j;
-        while (!z->quit && z->next >= z->njobs && z->nparts == 0)
+        while (!z->quit && (z->next >= z->njobs || t >= z->nctx) &&
+               z->nparts == 0)
             wait_post(z);
         if (z->quit)
             break;
-        if (z->next >= z->njobs) {
+        if (z->next >= z->njobs || t >= z->nctx) {
             help(z, t);
             continue;
         }
@@ -511,7 +532,7 @@ local void run_segments(struct zo_state_s *z, int k) {
  * More contexts and bigger buffers for up to s->zo_threads segments at
  * once; on any failure keep what there is (the output is the same).
  */
-local void grow(deflate_state *s) {
+local void grow(deflate_state *s, int flush) {
     z_streamp strm = s->strm;
     struct zo_state_s *z = s->zo;
     int want = s->zo_threads;
@@ -521,24 +542,42 @@ local void grow(deflate_state *s) {
     if (want <= z->nctx)
         return;
 #ifdef ZT_THREADS
-    {
-        int n = z->nctx, np;
+    if (flush == Z_FINISH && z->have - z->cur + s->strm->avail_in <= ZO_SEG) {
+        /* all there is to compress is one segment: it offers one part at
+           a time, so one other thread can help, and it needs only a
+           helper's arrays */
+        int n = z->nhelp;
+        if (want > 2)
+            want = 2;
+        if (want <= n)
+            return;
+        while (n < want) {
+            zo_ctx *c = ctx_new(strm, s->w_size, 0);
+            if (c == Z_NULL)
+                break;
+            z->ctx[n++] = c;
+        }
+        z->nhelp = n;
+    }
+    else {
+        int n0 = z->nctx, n = n0, np, i;
+        zo_ctx *c[ZLIB_TURBO_MAX_THREADS];
         zo_plan *plans;
         Bytef *in, *out;
         ulg insize, outsize;
 
         while (n < want) {
-            zo_ctx *c = ctx_new(strm, s->w_size);
-            if (c == Z_NULL)
+            c[n] = ctx_new(strm, s->w_size, 1);
+            if (c[n] == Z_NULL)
                 break;
-            z->ctx[n++] = c;
+            n++;
         }
         np = n * ZO_JOBS_PER_THREAD;
         insize = s->w_size + (ulg)np * ZO_SEG + 1;
         outsize = (ulg)np * OUT_PER_SEG;
         if (insize < z->have)           /* read before the threads stopped */
             insize = z->have;
-        plans = n > z->nctx ? plans_new(strm, np) : Z_NULL;
+        plans = n > n0 ? plans_new(strm, np) : Z_NULL;
         in = plans != Z_NULL ? (Bytef *)ZALLOC(strm, (uInt)insize, 1) : Z_NULL;
         out = in != Z_NULL ? (Bytef *)ZALLOC(strm, (uInt)outsize, 1) : Z_NULL;
         if (out == Z_NULL) {
@@ -547,10 +586,8 @@ local void grow(deflate_state *s) {
                 plans_free(strm, plans, 0, np);
                 ZFREE(strm, plans);
             }
-            while (n > z->nctx) {
-                ctx_free(strm, z->ctx[--n]);
-                z->ctx[n] = Z_NULL;
-            }
+            while (n > n0)
+                ctx_free(strm, c[--n]);
             return;
         }
         zmemcpy(in, z->in, z->have);
@@ -565,7 +602,25 @@ local void grow(deflate_state *s) {
         z->outsize = outsize;
         z->plans = plans;
         z->nplan = np;
+        /* the new contexts in place of helpers' (their threads wait for
+           work, and read nctx with the lock held) */
+        if (z->locks)
+            zt_lock(&z->lock);
+        for (i = n0; i < n; i++) {
+            zo_ctx *old = i < z->nhelp ? z->ctx[i] : Z_NULL;
+            z->ctx[i] = c[i];
+            c[i] = old;
+        }
         z->nctx = n;
+        if (z->nhelp < n)
+            z->nhelp = n;
+        if (z->locks)
+            zt_unlock(&z->lock);
+        for (i = n0; i < n; i++)
+            ctx_free(strm, c[i]);
+    }
+    {
+        int n = z->nhelp;
         if (!z->locks) {
             if (zt_mutex_init(&z->lock))
                 return;         /* no threads: the batches run in turn */
@@ -616,11 +671,12 @@ void ZLIB_INTERNAL zo_threads_stop(deflate_state *s) {
 #ifdef ZT_THREADS
     threads_stop(s->strm, z);
 #endif
-    while (z->nctx > 1) {
-        z->nctx--;
-        ctx_free(s->strm, z->ctx[z->nctx]);
-        z->ctx[z->nctx] = Z_NULL;
+    while (z->nhelp > 1) {
+        z->nhelp--;
+        ctx_free(s->strm, z->ctx[z->nhelp]);
+        z->ctx[z->nhelp] = Z_NULL;
     }
+    z->nctx = 1;
 }
 
 void ZLIB_INTERNAL zo_free(z_streamp strm) {
@@ -632,7 +688,7 @@ void ZLIB_INTERNAL zo_free(z_streamp strm) {
 #ifdef ZT_THREADS
     threads_stop(strm, z);
 #endif
-    for (i = z->nctx - 1; i >= 0; i--)
+    for (i = z->nhelp - 1; i >= 0; i--)
         ctx_free(strm, z->ctx[i]);
     plans_free(strm, z->plans, 0, z->nplan);
     ZFREE(strm, z->plans);
@@ -659,7 +715,7 @@ int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source) {
     z->outsize = sz->outlen > OUT_PER_SEG ? sz->outlen : OUT_PER_SEG;
     z->in = (Bytef *)ZALLOC(dest, (uInt)z->insize, 1);
     z->out = (Bytef *)ZALLOC(dest, (uInt)z->outsize, 1);
-    z->ctx[0] = ctx_new(dest, ds->w_size);
+    z->ctx[0] = ctx_new(dest, ds->w_size, 1);
     z->plans = plans_new(dest, 1);
     if (z->in == Z_NULL || z->out == Z_NULL || z->ctx[0] == Z_NULL ||
         z->plans == Z_NULL) {
@@ -673,7 +729,7 @@ int ZLIB_INTERNAL zo_copy(z_streamp dest, z_streamp source) {
         ZFREE(dest, z);
         return Z_MEM_ERROR;
     }
-    z->nctx = 1;
+    z->nctx = z->nhelp = 1;
     z->nplan = 1;
     zmemcpy(z->in, sz->in, sz->have);
     zmemcpy(z->out, sz->out, sz->outlen);
@@ -860,7 +916,7 @@ int ZLIB_INTERNAL zo_deflate(deflate_state *s, int flush) {
         if (strm->avail_in != 0 && z->have < z->insize) {
             if (s->zo_threads > z->nctx &&
                 z->have - z->cur + strm->avail_in >= ZO_CUT_MIN)
-                grow(s);
+                grow(s, flush);
             z->have += zo_read_buf(strm, z->in + z->have,
                                    (unsigned)(z->insize - z->have));
         }

@@ -275,7 +275,11 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    had).  With n threads, about 17 MiB per thread instead, allocated by the
    first deflate() call that can use them (each thread compresses segments
    three at a time in turn, so up to 768 KiB of input per thread is held);
-   without that memory, fewer threads and the same bytes.  Levels 10-12 are
+   but when that call is deflate(Z_FINISH) with at most one segment to
+   compress in all (compress2() of 64 to 256 KiB, say), only one other
+   thread can help, and it takes 2.4 MiB (15.4 MiB in all, and one thread
+   started, for any n of 2 or more).  Without that memory, fewer threads
+   and the same bytes.  Levels 10-12 are
    not available in a library built with FASTEST or without a 64-bit
    integer type; there they are refused.
 */

@@ -79,5 +79,6 @@ $MAKE -s -j2 -C turbo/tests O="$O2" CC="$1" CXX="$2" REF="$REF/libz.a" TUR="$TUR
 F=OptimalLevels.ThreadCountSameBytes:OptimalLevels.ThreadsStart
 F=$F:OptimalLevels.SetThreadsBetweenCallsSameBytes:OptimalLevels.OverwrittenInputSeen
 F=$F:OptimalLevels.CopyContinuesIdentically:OptimalLevels.EndMidStreamFreesAll
+F=$F:OptimalLevels.OneSegmentThenMoreAfterResetSameBytes
 ZO_SEG_BITS=12 TSAN_OPTIONS="$TSAN_OPTS" \
     exec "$O2/zt_tests" --gtest_filter="${TSAN_FILTER_OPTIMAL:-$F}"

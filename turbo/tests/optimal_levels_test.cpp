@@ -2470,6 +2470,95 @@ TEST(OptimalLevels, ThreadsStart) {
                       << SEG() / 2 << " (its two parts)";
 }
 
+/* one stream, n threads, each input in one deflate(Z_FINISH) after
+ * deflateReset(): several segments (whole contexts, plans for 3n); then
+ * deflateSetThreads(1) and (n) again (the contexts go, the plans stay) and
+ * one segment (the other thread gets a helper's arrays, for parts only:
+ * no more than 3 MiB, and a worker thread seen); several segments again
+ * (the helper must become a whole context before its thread takes a
+ * segment, or, if that allocation fails, take none); one segment again.
+ * Each stream the bytes of a fresh one-thread stream; and with the k-th
+ * allocation after deflateSetThreads() failed, for every k (4 KiB
+ * segments or full mode: a run is short), the same bytes and nothing left
+ * allocated after deflateEnd() */
+TEST(OptimalLevels, OneSegmentThenMoreAfterResetSameBytes) {
+    NEED_THREADS();
+    const Probe &pr = probe();
+    bool fail_all_k = small_segments() || zt::full_mode();
+    long failed_runs = 0;
+    for (int L : levels()) {
+        Case c("OneSegmentThenMoreAfterResetSameBytes", L, zt::case_seed("opt-helpers", (uint64_t)L));
+        zt::Rng rng(c.seed);
+        int n = 2 + (int)rng.below(3);
+        Bytes in[4], want[4];
+        in[0] = make_data(rng, K_MIXED, SEG() * 2 + rng.range(1, SEG()));
+        in[1] = make_data(rng, K_FILES, SEG() / 2 + rng.range(0, SEG() / 2));
+        in[2] = make_data(rng, pick_thread_kind(rng), SEG() * 3 + rng.range(1, SEG()));
+        in[3] = make_data(rng, K_MIXED, SEG() / 4 + rng.range(0, SEG() / 2));
+        c.data = std::to_string(in[0].size()) + ", " + std::to_string(in[1].size()) + ", " +
+                 std::to_string(in[2].size()) + " and " + std::to_string(in[3].size()) + " bytes, " +
+                 std::to_string(n) + " threads";
+        c.params = "level " + std::to_string(L);
+        for (int j = 0; j < 4; j++) {
+            z_stream f;
+            memset(&f, 0, sizeof f);
+            ASSERT_EQ(ZAPI_DEFLATE_INIT2(TUR, &f, L, Z_DEFLATED, 15, 8, 0), Z_OK);
+            EXPECT_EQ(finish_all(TUR, f, in[j], want[j]), Z_STREAM_END);
+            TUR->deflateEnd(&f);
+        }
+        /* k = -1: no failure; then the k-th allocation after deflateSetThreads() */
+        for (long k = -1; !c.failed; k++) {
+            Alloc al;
+            z_stream s;
+            memset(&s, 0, sizeof s);
+            al.attach(s);
+            int before = task_count();
+            ASSERT_EQ(ZAPI_DEFLATE_INIT2(TUR, &s, L, Z_DEFLATED, 15, 8, 0), Z_OK);
+            ASSERT_EQ(TUR->deflateSetThreads(&s, n), Z_OK);
+            if (k >= 0) al.arm(k);
+            for (int j = 0; j < 4 && !c.failed; j++) {
+                Bytes got;
+                int base = 0;
+                size_t held = 0;
+                std::string at0 = "before stream 2, allocation " + std::to_string(k) + " failed";
+                if (j > 0) EXPECT_EQ(TUR->deflateReset(&s), Z_OK);
+                if (j == 1) {
+                    EXPECT_EQ(TUR->deflateSetThreads(&s, 1), Z_OK);
+                    int rs = TUR->deflateSetThreads(&s, n);
+                    if (rs != Z_OK && (k < 0 || rs != Z_MEM_ERROR))
+                        c.fail(at0 + ": deflateSetThreads(" + std::to_string(n) + ") returned " +
+                               std::to_string(rs));
+                    base = tasks_settle(before);
+                    held = al.bytes;
+                    al.peak = held;
+                }
+                int rc = finish_all(TUR, s, in[j], got);
+                std::string at = "stream " + std::to_string(j + 1) + " of 4" +
+                                 (k >= 0 ? ", allocation " + std::to_string(k) + " failed" : "");
+                if (j == 1 && k < 0) {
+                    /* zturbo.h: one helper, 2.4 MiB, whatever the thread count */
+                    if (al.peak > held + (3u << 20))
+                        c.fail(at + ": one segment with " + std::to_string(n) + " threads took " +
+                               std::to_string(al.peak - held) + " bytes more (a helper's arrays: 2.4 MiB)");
+                    if (pr.visible && pr.found && task_count() <= base)
+                        c.fail(at + ": no worker thread started for one segment of " +
+                               std::to_string(in[1].size()) + " bytes in one deflate(Z_FINISH) call");
+                }
+                if (rc != Z_STREAM_END) c.fail(at + ": deflate(Z_FINISH) returned " + std::to_string(rc));
+                else same_bytes(c, got, want[j], at + ": not the bytes of one thread");
+            }
+            TUR->deflateEnd(&s);
+            tasks_settle(before);
+            if (al.live != 0) c.fail("after deflateEnd(), k = " + std::to_string(k) + ": " + al.leak_note() + " left");
+            if (k >= 0 && !al.failed) break;    /* past the last allocation */
+            failed_runs += k >= 0;
+            if (!fail_all_k) break;
+        }
+    }
+    fprintf(stderr, "[zt] OptimalLevels.OneSegmentThenMoreAfterResetSameBytes: %ld runs with an "
+            "allocation failed%s\n", failed_runs, fail_all_k ? "" : " (every allocation: 4 KiB segments or full mode)");
+}
+
 /* deflateSetThreads() between calls (0, 1, 2, 3, 4, 8, 16), and
  * deflateCopy() (the copy has one thread): the one-call run's bytes */
 TEST(OptimalLevels, SetThreadsBetweenCallsSameBytes) {
