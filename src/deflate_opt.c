@@ -356,7 +356,7 @@ local void post(struct zo_state_s *z) {
    of all): so first it reads the ticket, yielding, for about that long. */
 local void wait_post(struct zo_state_s *z) {
 #ifdef ZT_SPIN
-    long t0 = zt_peek(&z->ticket);
+    unsigned long t0 = zt_peek(&z->ticket);
     int i;
     zt_unlock(&z->lock);
     for (i = 0; i < ZO_SPIN_READS && zt_peek(&z->ticket) == t0; i++)

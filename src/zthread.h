@@ -92,17 +92,17 @@ local void zt_thread_join(zt_thread t) { pthread_join(t, NULL); }
 #elif defined(_WIN32)
 #  define ZT_SPIN
 typedef LONG zt_ticket;
-local long zt_peek(zt_ticket volatile *t) {
-    return InterlockedCompareExchange(t, 0, 0);
+local unsigned long zt_peek(zt_ticket volatile *t) {
+    return (unsigned long)(ULONG)InterlockedCompareExchange(t, 0, 0);
 }
 local void zt_bump(zt_ticket volatile *t) { InterlockedIncrement(t); }
 local void zt_yield(void) { SwitchToThread(); }
 #elif defined(__ATOMIC_ACQUIRE) && (defined(__GNUC__) || defined(__clang__))
 #  include <sched.h>
 #  define ZT_SPIN
-typedef int zt_ticket;
-local long zt_peek(zt_ticket *t) {
-    return (long)__atomic_load_n(t, __ATOMIC_ACQUIRE);
+typedef unsigned zt_ticket;     /* wraps: compared for equality only */
+local unsigned long zt_peek(zt_ticket *t) {
+    return __atomic_load_n(t, __ATOMIC_ACQUIRE);
 }
 local void zt_bump(zt_ticket *t) {
     __atomic_store_n(t, __atomic_load_n(t, __ATOMIC_RELAXED) + 1,
@@ -110,7 +110,7 @@ local void zt_bump(zt_ticket *t) {
 }
 local void zt_yield(void) { (void)sched_yield(); }
 #else
-typedef int zt_ticket;
+typedef unsigned zt_ticket;
 local void zt_bump(zt_ticket *t) { ++*t; }
 #endif
 #endif /* ZT_THREADS */
