@@ -530,7 +530,9 @@ local void run_segments(struct zo_state_s *z, int k) {
 
 /* ===========================================================================
  * More contexts and bigger buffers for up to s->zo_threads segments at
- * once; on any failure keep what there is (the output is the same).
+ * once, or, for a Z_FINISH call with one segment in all, one helper's
+ * context (a part at a time); on any failure keep what there is (the
+ * output is the same).
  */
 local void grow(deflate_state *s, int flush) {
     z_streamp strm = s->strm;
@@ -542,7 +544,7 @@ local void grow(deflate_state *s, int flush) {
     if (want <= z->nctx)
         return;
 #ifdef ZT_THREADS
-    if (flush == Z_FINISH && z->have - z->cur + s->strm->avail_in <= ZO_SEG) {
+    if (flush == Z_FINISH && z->have - z->cur + strm->avail_in <= ZO_SEG) {
         /* all there is to compress is one segment: it offers one part at
            a time, so one other thread can help, and it needs only a
            helper's arrays */
