@@ -22,6 +22,12 @@
  *  - inflateBack() with windows smaller than 32K and distances beyond the
  *    window (zlib 1.3.2's inflate_fast() accepted some of those there): it
  *    must answer as zlib 1.3.2's own slow path does (one byte per in()).
+ *  - inflateBack() reading the oldest history, just after its output
+ *    position in its window, right after a short match.
+ *  - In place: the input at the end of the output space, so the output
+ *    catches up with the unread input; wherever pristine zlib decodes that
+ *    right, zlib-turbo must too, with the same counters and buffer (the
+ *    short-match copies may not store past next_out there).
  */
 #include <cstring>
 #include <vector>
@@ -342,3 +348,195 @@ TEST(InflateEdges, InflateBackSmallWindow) {
 }
 
 }  /* namespace */
+
+/* inflateBack() writes its output into its window, and the bytes after the
+ * output position are the oldest history there: a short match followed by a
+ * match that reaches back a whole window less a few bytes reads exactly the
+ * bytes after the first match.  A copy that stored bytes past its match for a
+ * while (inflate-copy-over) would hand out its own bytes instead; the fuzzer
+ * found that (turbo/tests/fuzz/regressions/inflate-copy-over-inflateback-*). */
+TEST(InflateEdges, InflateBackOldestHistory) {
+    long cases = 0;
+    for (int wb = 9; wb <= 15 && !zt::too_many_failures(); wb++) {
+        zt::Rng rng(zt::case_seed("edges-back-oldest", (uint64_t)wb));
+        unsigned w = 1u << wb;
+        FixedWriter fw;
+        fw.header(true);
+        unsigned written = 0;
+        while (written < 4 * w) {
+            if (written > w + 64 && rng.chance(5)) {
+                unsigned l1 = (unsigned)rng.range(3, 15), d1 = (unsigned)rng.range(16, 40);
+                unsigned l2 = (unsigned)rng.range(3, 20);
+                unsigned d2 = w - (unsigned)rng.range(0, 12);
+                if (d2 > 32768) d2 = 32768;
+                fw.match(l1, d1);
+                fw.match(l2, d2);
+                written += l1 + l2;
+            } else {
+                fw.lit((uint8_t)rng.below(256));
+                written++;
+            }
+        }
+        fw.eob();
+        std::vector<uint8_t> z = fw.done();
+        zt::InfBackRun slow = zt::infback_run(zt::REF, z, wb, 1, zt::SLICE_TINY, 0xA5, 1,
+                                              1 << 22);
+        for (int mode = 0; mode < zt::SLICE_MODES; mode++) {
+            uint64_t seed = zt::case_seed("edges-back-oldest-slice", (uint64_t)mode);
+            zt::InfBackRun t = zt::infback_run(zt::TUR, z, wb, seed, mode, 0xA5, (size_t)-1,
+                                               1 << 22);
+            cases++;
+            EXPECT_TRUE(t.rc == slow.rc && t.msg == slow.msg && t.out == slow.out)
+                << "inflateBack windowBits " << wb << " slicing " << zt::slice_name(mode)
+                << "\n  zlib slow path: " << slow.str() << "\n  tur:            " << t.str();
+        }
+    }
+    fprintf(stderr, "[zt] edges: %ld inflateBack oldest-history runs\n", cases);
+}
+
+/* Decompression in place: a raw level-6 stream of text with a nearly
+ * incompressible tail (random bytes and short repeats) placed at the end of
+ * a buffer of the text's length plus a margin of 0..64 bytes, inflated with
+ * one call into the whole buffer.  At the end the output comes within the
+ * margin of the input not yet read.  Where pristine zlib gets the text back,
+ * zlib-turbo must too, with the same return code, counters and every byte of
+ * the buffer: a copy that stored bytes past next_out for a while
+ * (inflate-copy-over) would overwrite input still to be read. */
+TEST(InflateEdges, InPlace) {
+    long cases = 0, right = 0;
+    for (uint64_t k = 0; k < (uint64_t)zt::by_mode(24, 200) && !zt::too_many_failures(); k++) {
+        zt::Rng rng(zt::case_seed("edges-inplace", k));
+        std::vector<uint8_t> text = zt::generate(rng, zt::GEN_TEXT, rng.range(2000, 40000));
+        /* a tail that barely compresses (random bytes, with short repeats
+           16 to 40 bytes back), so that the output is still close behind
+           the unread input while the fast loop runs */
+        for (size_t i = 0, tail = rng.range(600, 3000); i < tail; ) {
+            if (i >= 40 && rng.chance(12)) {
+                size_t len = rng.range(4, 12), back = rng.range(16, 40);
+                for (size_t j = 0; j < len; j++, i++)
+                    text.push_back(text[text.size() - back]);
+            }
+            else {
+                text.push_back((uint8_t)rng.below(256));
+                i++;
+            }
+        }
+        z_stream d;
+        memset(&d, 0, sizeof d);
+        ASSERT_EQ(ZAPI_DEFLATE_INIT2(zt::REF, &d, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY),
+                  Z_OK);
+        std::vector<uint8_t> z(zt::REF->deflateBound(&d, (uLong)text.size()) + 16);
+        d.next_in = text.data();
+        d.avail_in = (uInt)text.size();
+        d.next_out = z.data();
+        d.avail_out = (uInt)z.size();
+        ASSERT_EQ(zt::REF->deflate(&d, Z_FINISH), Z_STREAM_END);
+        z.resize(d.total_out);
+        zt::REF->deflateEnd(&d);
+        zt::Ctx ctx;
+        ctx.test = "InflateEdges.InPlace";
+        ctx.data = "text and a tail of short repeats, " + std::to_string(text.size()) +
+                   " bytes, level 6 raw";
+        ctx.seed = k;
+        for (size_t m = 0; m <= 64 && !ctx.failed; m++, cases++) {
+            size_t n = text.size() + m;
+            if (n < z.size()) continue;
+            std::vector<uint8_t> br(n + 32, 0x5a), bt;
+            memcpy(br.data() + n - z.size(), z.data(), z.size());
+            bt = br;
+            z_stream r, t;
+            memset(&r, 0, sizeof r);
+            memset(&t, 0, sizeof t);
+            ZAPI_INFLATE_INIT2(zt::REF, &r, -15);
+            ZAPI_INFLATE_INIT2(zt::TUR, &t, -15);
+            r.next_in = br.data() + n - z.size();
+            t.next_in = bt.data() + n - z.size();
+            r.avail_in = t.avail_in = (uInt)z.size();
+            r.next_out = br.data();
+            t.next_out = bt.data();
+            r.avail_out = t.avail_out = (uInt)n;
+            int a = zt::REF->inflate(&r, Z_FINISH), b = zt::TUR->inflate(&t, Z_FINISH);
+            bool ok_ref = a == Z_STREAM_END && r.total_out == text.size() &&
+                          memcmp(br.data(), text.data(), text.size()) == 0;
+            ctx.params = "margin " + std::to_string(m);
+            if (ok_ref) {
+                right++;
+                if (a != b || r.total_in != t.total_in || r.total_out != t.total_out ||
+                    r.avail_in != t.avail_in || r.avail_out != t.avail_out)
+                    ctx.mismatch("rc or counters: rc " + std::to_string(a) + "/" +
+                                 std::to_string(b) + " total_out " +
+                                 std::to_string(r.total_out) + "/" +
+                                 std::to_string(t.total_out));
+                else if (br != bt)
+                    ctx.mismatch("buffer after an in-place inflate");
+            }
+            zt::REF->inflateEnd(&r);
+            zt::TUR->inflateEnd(&t);
+        }
+    }
+    /* Fixed-code streams that neither grow nor shrink: sixteen literals of
+       nine bits and a match of four bytes 17 to 24 back (fifteen bits),
+       over and over, so the input stays a few bytes ahead of the output for
+       thousands of bytes, all through the fast loop. */
+    for (uint64_t k = 0; k < 16 && !zt::too_many_failures(); k++) {
+        zt::Rng rng(zt::case_seed("edges-inplace-fixed", k));
+        FixedWriter w;
+        std::vector<uint8_t> text;
+        w.header(true);
+        for (unsigned i = 0; i < 40; i++) {
+            uint8_t c = (uint8_t)(144 + rng.below(112));
+            w.lit(c);
+            text.push_back(c);
+        }
+        for (unsigned r = 0, reps = 100 + (unsigned)rng.below(100); r < reps; r++) {
+            unsigned back = 17 + (unsigned)rng.below(8), lits = 14 + (unsigned)rng.below(4);
+            for (unsigned j = 0; j < 4; j++) text.push_back(text[text.size() - back]);
+            w.match(4, back);
+            for (unsigned j = 0; j < lits; j++) {
+                uint8_t c = (uint8_t)(144 + rng.below(112));
+                w.lit(c);
+                text.push_back(c);
+            }
+        }
+        w.eob();
+        std::vector<uint8_t> z = w.done();
+        zt::Ctx ctx;
+        ctx.test = "InflateEdges.InPlace";
+        ctx.data = "fixed-code stream of 9-bit literals and 4-byte matches, " +
+                   std::to_string(text.size()) + " bytes";
+        ctx.seed = k;
+        for (size_t m = 0; m <= 64 && !ctx.failed; m++, cases++) {
+            size_t n = text.size() + m;
+            if (n < z.size()) continue;
+            std::vector<uint8_t> br(n + 32, 0x5a), bt;
+            memcpy(br.data() + n - z.size(), z.data(), z.size());
+            bt = br;
+            z_stream r, t;
+            memset(&r, 0, sizeof r);
+            memset(&t, 0, sizeof t);
+            ZAPI_INFLATE_INIT2(zt::REF, &r, -15);
+            ZAPI_INFLATE_INIT2(zt::TUR, &t, -15);
+            r.next_in = br.data() + n - z.size();
+            t.next_in = bt.data() + n - z.size();
+            r.avail_in = t.avail_in = (uInt)z.size();
+            r.next_out = br.data();
+            t.next_out = bt.data();
+            r.avail_out = t.avail_out = (uInt)n;
+            int a = zt::REF->inflate(&r, Z_FINISH), b = zt::TUR->inflate(&t, Z_FINISH);
+            bool ok_ref = a == Z_STREAM_END && r.total_out == text.size() &&
+                          memcmp(br.data(), text.data(), text.size()) == 0;
+            ctx.params = "margin " + std::to_string(m);
+            if (ok_ref) {
+                right++;
+                if (a != b || r.total_out != t.total_out || br != bt)
+                    ctx.mismatch("rc, total_out or buffer after an in-place inflate: rc " +
+                                 std::to_string(a) + "/" + std::to_string(b));
+            }
+            zt::REF->inflateEnd(&r);
+            zt::TUR->inflateEnd(&t);
+        }
+    }
+    fprintf(stderr, "[zt] edges: %ld in-place cases, %ld decoded right by pristine\n", cases,
+            right);
+    EXPECT_GT(right, 0) << "no in-place case that pristine zlib decodes: the test tests nothing";
+}
