@@ -394,6 +394,46 @@ TEST(InflateEdges, InflateBackOldestHistory) {
     fprintf(stderr, "[zt] edges: %ld inflateBack oldest-history runs\n", cases);
 }
 
+/* One in-place case: the stream z at the end of a buffer of text's length
+ * plus m bytes, inflated with one call into the whole buffer by each
+ * library.  Where pristine zlib gets text back, zlib-turbo must give the same
+ * return code, counters and buffer.  Returns whether pristine got it right. */
+static bool inplace_case(zt::Ctx &ctx, const std::vector<uint8_t> &z,
+                         const std::vector<uint8_t> &text, size_t m) {
+    size_t n = text.size() + m;
+    if (n < z.size()) return false;
+    std::vector<uint8_t> br(n + 32, 0x5a), bt;
+    memcpy(br.data() + n - z.size(), z.data(), z.size());
+    bt = br;
+    z_stream r, t;
+    memset(&r, 0, sizeof r);
+    memset(&t, 0, sizeof t);
+    ZAPI_INFLATE_INIT2(zt::REF, &r, -15);
+    ZAPI_INFLATE_INIT2(zt::TUR, &t, -15);
+    r.next_in = br.data() + n - z.size();
+    t.next_in = bt.data() + n - z.size();
+    r.avail_in = t.avail_in = (uInt)z.size();
+    r.next_out = br.data();
+    t.next_out = bt.data();
+    r.avail_out = t.avail_out = (uInt)n;
+    int a = zt::REF->inflate(&r, Z_FINISH), b = zt::TUR->inflate(&t, Z_FINISH);
+    bool ok_ref = a == Z_STREAM_END && r.total_out == text.size() &&
+                  memcmp(br.data(), text.data(), text.size()) == 0;
+    ctx.params = "margin " + std::to_string(m);
+    if (ok_ref) {
+        if (a != b || r.total_in != t.total_in || r.total_out != t.total_out ||
+            r.avail_in != t.avail_in || r.avail_out != t.avail_out)
+            ctx.mismatch("rc or counters: rc " + std::to_string(a) + "/" + std::to_string(b) +
+                         " total_out " + std::to_string(r.total_out) + "/" +
+                         std::to_string(t.total_out));
+        else if (br != bt)
+            ctx.mismatch("buffer after an in-place inflate");
+    }
+    zt::REF->inflateEnd(&r);
+    zt::TUR->inflateEnd(&t);
+    return ok_ref;
+}
+
 /* Decompression in place: a raw level-6 stream of text with a nearly
  * incompressible tail (random bytes and short repeats) placed at the end of
  * a buffer of the text's length plus a margin of 0..64 bytes, inflated with
@@ -438,41 +478,8 @@ TEST(InflateEdges, InPlace) {
         ctx.data = "text and a tail of short repeats, " + std::to_string(text.size()) +
                    " bytes, level 6 raw";
         ctx.seed = k;
-        for (size_t m = 0; m <= 64 && !ctx.failed; m++, cases++) {
-            size_t n = text.size() + m;
-            if (n < z.size()) continue;
-            std::vector<uint8_t> br(n + 32, 0x5a), bt;
-            memcpy(br.data() + n - z.size(), z.data(), z.size());
-            bt = br;
-            z_stream r, t;
-            memset(&r, 0, sizeof r);
-            memset(&t, 0, sizeof t);
-            ZAPI_INFLATE_INIT2(zt::REF, &r, -15);
-            ZAPI_INFLATE_INIT2(zt::TUR, &t, -15);
-            r.next_in = br.data() + n - z.size();
-            t.next_in = bt.data() + n - z.size();
-            r.avail_in = t.avail_in = (uInt)z.size();
-            r.next_out = br.data();
-            t.next_out = bt.data();
-            r.avail_out = t.avail_out = (uInt)n;
-            int a = zt::REF->inflate(&r, Z_FINISH), b = zt::TUR->inflate(&t, Z_FINISH);
-            bool ok_ref = a == Z_STREAM_END && r.total_out == text.size() &&
-                          memcmp(br.data(), text.data(), text.size()) == 0;
-            ctx.params = "margin " + std::to_string(m);
-            if (ok_ref) {
-                right++;
-                if (a != b || r.total_in != t.total_in || r.total_out != t.total_out ||
-                    r.avail_in != t.avail_in || r.avail_out != t.avail_out)
-                    ctx.mismatch("rc or counters: rc " + std::to_string(a) + "/" +
-                                 std::to_string(b) + " total_out " +
-                                 std::to_string(r.total_out) + "/" +
-                                 std::to_string(t.total_out));
-                else if (br != bt)
-                    ctx.mismatch("buffer after an in-place inflate");
-            }
-            zt::REF->inflateEnd(&r);
-            zt::TUR->inflateEnd(&t);
-        }
+        for (size_t m = 0; m <= 64 && !ctx.failed; m++, cases++)
+            right += inplace_case(ctx, z, text, m);
     }
     /* Fixed-code streams that neither grow nor shrink: sixteen literals of
        nine bits and a match of four bytes 17 to 24 back (fifteen bits),
@@ -505,36 +512,8 @@ TEST(InflateEdges, InPlace) {
         ctx.data = "fixed-code stream of 9-bit literals and 4-byte matches, " +
                    std::to_string(text.size()) + " bytes";
         ctx.seed = k;
-        for (size_t m = 0; m <= 64 && !ctx.failed; m++, cases++) {
-            size_t n = text.size() + m;
-            if (n < z.size()) continue;
-            std::vector<uint8_t> br(n + 32, 0x5a), bt;
-            memcpy(br.data() + n - z.size(), z.data(), z.size());
-            bt = br;
-            z_stream r, t;
-            memset(&r, 0, sizeof r);
-            memset(&t, 0, sizeof t);
-            ZAPI_INFLATE_INIT2(zt::REF, &r, -15);
-            ZAPI_INFLATE_INIT2(zt::TUR, &t, -15);
-            r.next_in = br.data() + n - z.size();
-            t.next_in = bt.data() + n - z.size();
-            r.avail_in = t.avail_in = (uInt)z.size();
-            r.next_out = br.data();
-            t.next_out = bt.data();
-            r.avail_out = t.avail_out = (uInt)n;
-            int a = zt::REF->inflate(&r, Z_FINISH), b = zt::TUR->inflate(&t, Z_FINISH);
-            bool ok_ref = a == Z_STREAM_END && r.total_out == text.size() &&
-                          memcmp(br.data(), text.data(), text.size()) == 0;
-            ctx.params = "margin " + std::to_string(m);
-            if (ok_ref) {
-                right++;
-                if (a != b || r.total_out != t.total_out || br != bt)
-                    ctx.mismatch("rc, total_out or buffer after an in-place inflate: rc " +
-                                 std::to_string(a) + "/" + std::to_string(b));
-            }
-            zt::REF->inflateEnd(&r);
-            zt::TUR->inflateEnd(&t);
-        }
+        for (size_t m = 0; m <= 64 && !ctx.failed; m++, cases++)
+            right += inplace_case(ctx, z, text, m);
     }
     fprintf(stderr, "[zt] edges: %ld in-place cases, %ld decoded right by pristine\n", cases,
             right);
