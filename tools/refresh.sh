@@ -105,3 +105,16 @@ mv "$TOP/patches.new" "$TOP/patches"
 "$TOP/tools/mktree.sh" --stamp "$TREE" 2>/dev/null || true
 echo "refresh: src/ ($(echo $own | wc -w) files) and patches/ ($(echo $names | wc -w) patches) updated from $TREE" >&2
 git -C "$TOP" status --short -- src patches >&2 || true
+
+# the mutants of turbo/tests/mutants/ patch this tree: say now, not when
+# make check's mutation-selftest runs, which of them the change has broken
+for m in "$TOP"/turbo/tests/mutants/*.patch; do
+    [ -f "$m" ] || continue
+    d=$(mktemp -d) || break
+    cp -p "$TREE"/*.c "$TREE"/*.h "$d/" 2>/dev/null
+    if ! (cd "$d" && patch -p1 -F0 -N -s --dry-run <"$m") >/dev/null 2>&1; then
+        echo "refresh: WARNING: mutant ${m#$TOP/} no longer applies to" \
+             "$TREE; update it (make check's mutation-selftest fails)" >&2
+    fi
+    rm -rf "$d"
+done
