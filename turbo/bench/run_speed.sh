@@ -35,6 +35,9 @@
 #          REF, 7i for TURBO in layout i),
 #          which moves functions by kilobytes against each other: placement
 #          at that scale moves inflate by up to 5% on the AMD dev machine.
+#   SAVE_ONLY: a folder: build each layout's zbench as above, save it there
+#          as zbench.1 .. zbench.LAYOUTS and run nothing (turbo/bench/device.sh
+#          takes them to a machine without a compiler)
 # Exit status: zbench's (2 = some output was not identical/correct).
 set -eu
 
@@ -130,6 +133,12 @@ rc=0
 i=0
 while [ "$i" -lt "$LAYOUTS" ]; do
     layout "$i"
+    if [ -n "${SAVE_ONLY:-}" ]; then
+        mkdir -p "$SAVE_ONLY"
+        cp "$W/zbench" "$SAVE_ONLY/zbench.$((i + 1))"
+        i=$((i + 1))
+        continue
+    fi
     [ "$LAYOUTS" -gt 1 ] && echo "run_speed: layout $((i + 1)) of $LAYOUTS" >&2
     "$W/zbench" \
         --uname="$(uname -a)" \
