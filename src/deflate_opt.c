@@ -55,6 +55,7 @@ typedef struct {
     zo_item *items;             /* ZO_SEG, swapped with the context's */
     zo_block *blocks;           /* ZO_MAX_BLOCKS, the same */
     int nblocks;
+    int done;                   /* compressed (set with the lock held) */
 } zo_plan;
 
 #define ZO_JOBS_PER_THREAD 3    /* segments per batch: evens out their cost */
@@ -445,6 +446,7 @@ local void worker(void *arg) {
         zt_unlock(&z->lock);
         run_job(z, t, j);
         zt_lock(&z->lock);
+        z->plans[j].done = 1;
         z->ndone++;
         post(z);
     }
@@ -489,9 +491,29 @@ local void threads_stop(z_streamp strm, struct zo_state_s *z) {
 /* Compress plans[0 .. k-1], on the threads where there are: each takes
    the next plan not taken, the calling thread too, then parts offered
    until every plan is done. */
-local void run_segments(struct zo_state_s *z, int k) {
+/* Write plan j's blocks with w, after what w holds. */
+local void write_plan(struct zo_state_s *z, zo_bits *w, int j) {
+    const zo_plan *p = &z->plans[j];
+    int b;
+    for (b = 0; b < p->nblocks; b++)
+        zo_write_block(w, &p->blocks[b], p->items,
+                       p->base + p->hist + p->blocks[b].start,
+                       p->last && b == p->nblocks - 1);
+}
+
+/* Compress plans 0 .. k - 1 and write their blocks in order with w.  With
+   threads, the calling thread writes each plan as soon as it and those
+   before it are compressed, before it takes another job: so the writing,
+   serial by nature, overlaps the compression of the plans after it and
+   only the last plans' is left when the batch ends.  The order of the
+   writes, and so the bytes, are those of the plain loop below. */
+local void run_segments(struct zo_state_s *z, int k, zo_bits *w) {
+    int j;
+    for (j = 0; j < k; j++)
+        z->plans[j].done = 0;
 #ifdef ZT_THREADS
     if (z->nthreads > 0) {
+        int wrote = 0;
         zt_lock(&z->lock);
         z->next = 0;
         z->njobs = k;
@@ -499,17 +521,23 @@ local void run_segments(struct zo_state_s *z, int k) {
         z->pooled = 1;
         post(z);
         for (;;) {
-            int j;
+            if (wrote < k && z->plans[wrote].done) {
+                zt_unlock(&z->lock);
+                write_plan(z, w, wrote++);
+                zt_lock(&z->lock);
+                continue;
+            }
             if (z->next < z->njobs) {
                 j = z->next++;
                 zt_unlock(&z->lock);
                 run_job(z, 0, j);
                 zt_lock(&z->lock);
+                z->plans[j].done = 1;
                 z->ndone++;
                 post(z);
                 continue;
             }
-            if (z->ndone == z->njobs)
+            if (z->ndone == z->njobs && wrote == k)
                 break;
             if (!help(z, 0))
                 wait_post(z);
@@ -521,10 +549,9 @@ local void run_segments(struct zo_state_s *z, int k) {
         return;
     }
 #endif
-    {
-        int j;
-        for (j = 0; j < k; j++)
-            run_job(z, 0, j);
+    for (j = 0; j < k; j++) {
+        run_job(z, 0, j);
+        write_plan(z, w, j);
     }
 }
 
@@ -828,7 +855,7 @@ local void segments(deflate_state *s, int k, ulg nbytes, int last) {
     struct zo_state_s *z = s->zo;
     zo_bits w;
     ulg pos = z->cur;
-    int j, b;
+    int j;
 
     z->wsize = s->w_size;
     z->level = s->level;
@@ -846,21 +873,13 @@ local void segments(deflate_state *s, int k, ulg nbytes, int last) {
         p->last = last && j == k - 1;
         pos += n;
     }
-    run_segments(z, k);
-
-    /* write, after the bits the stream holds */
+    /* compress and write, after the bits the stream holds */
     w.out = z->out + z->outlen;
     w.pos = 0;
     w.buf = s->bi_buf;
     w.nbits = s->bi_valid;
     w.used = -1;
-    for (j = 0; j < k; j++) {
-        const zo_plan *p = &z->plans[j];
-        for (b = 0; b < p->nblocks; b++)
-            zo_write_block(&w, &p->blocks[b], p->items,
-                           p->base + p->hist + p->blocks[b].start,
-                           p->last && b == p->nblocks - 1);
-    }
+    run_segments(z, k, &w);
     if (last) {
         while (w.nbits > 0) {           /* the end: byte aligned */
             w.used = ((w.nbits - 1) & 7) + 1;
