@@ -52,7 +52,7 @@ prep() {
     D=$(mkdir -p "$1" && cd "$1" && pwd)
     C=${CORPUS:-$ROOT/../shared/corpus}
     [ -d "$C/mixed" ] || { echo "device: no corpus at $C" >&2; exit 1; }
-    rm -rf "$D/data" "$D/bin" "$D/fz" && mkdir -p "$D/data" "$D/bin" "$D/fz"
+    rm -rf "${D:?}/data" "${D:?}/bin" "${D:?}/fz" && mkdir -p "$D/data" "$D/bin" "$D/fz"
     cp -r "$C/canterbury" "$C/calgary" "$C/large" "$D/data/"
     [ -s "$D/mixed.tar.xz" ] ||
         tar cf - -C "$C" mixed | xz -T2 -6 >"$D/mixed.tar.xz"
