@@ -488,9 +488,6 @@ local void threads_stop(z_streamp strm, struct zo_state_s *z) {
 }
 #endif
 
-/* Compress plans[0 .. k-1], on the threads where there are: each takes
-   the next plan not taken, the calling thread too, then parts offered
-   until every plan is done. */
 /* Write plan j's blocks with w, after what w holds. */
 local void write_plan(struct zo_state_s *z, zo_bits *w, int j) {
     const zo_plan *p = &z->plans[j];
@@ -501,9 +498,11 @@ local void write_plan(struct zo_state_s *z, zo_bits *w, int j) {
                        p->last && b == p->nblocks - 1);
 }
 
-/* Compress plans 0 .. k - 1 and write their blocks in order with w.  With
-   threads, the calling thread writes each plan as soon as it and those
-   before it are compressed, before it takes another job: so the writing,
+/* Compress plans 0 .. k - 1 and write their blocks in order with w.  On
+   the threads where there are, each takes the next plan not taken, the
+   calling thread too, then parts offered until every plan is done; and
+   the calling thread writes each plan as soon as it and those before it
+   are compressed, before it takes another job: so the writing,
    serial by nature, overlaps the compression of the plans after it and
    only the last plans' is left when the batch ends.  The order of the
    writes, and so the bytes, are those of the plain loop below. */
@@ -537,7 +536,7 @@ local void run_segments(struct zo_state_s *z, int k, zo_bits *w) {
                 post(z);
                 continue;
             }
-            if (z->ndone == z->njobs && wrote == k)
+            if (z->ndone == z->njobs)   /* and so all written, above */
                 break;
             if (!help(z, 0))
                 wait_post(z);
