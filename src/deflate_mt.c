@@ -51,10 +51,19 @@
  * actually given.
  *
  * Which position is never a match.  zlib never matches the string at
- * window[0] (NIL); a job never matches the one at its own window[0].  The
- * planner makes these agree: a job's window[0] is either too far back to be
- * reached, or the start of the chains (zt_hist), which is zlib's window[0]
- * then, or, for the first job of a session, zlib's window[0] itself.
+ * window[0] (NIL), nor one before it; a job never matches the one at its
+ * own window[0].  A slide leaves window[0] MAX_DIST or more behind
+ * strstart: within reach only when it came at strstart == w_size + MAX_DIST
+ * exactly, which needs a window that was not full (the input had ended
+ * there).  The planner makes the two agree: a job's window[0] is either
+ * too far back to be reached, or the start of the chains (zt_hist), which
+ * is zlib's window[0] then, or, for a job planned at the current loop top
+ * (a session's first, or one made at the end of the job before), zlib's
+ * window[0] itself.  A job's history never starts before zlib's window[0]
+ * then: the bytes before it may be nowhere (with segments shorter than
+ * MIN_LOOKAHEAD, the job before copied less).  A slide to within reach
+ * while jobs planned before it are live, also at a session's first loop
+ * top, ends the session there (deflate_slow_threads()).
  *
  * Threads, memory.  All memory comes from the stream's zalloc, on the
  * calling thread: a few small blocks in deflateSetThreads(), the job
@@ -230,12 +239,15 @@ local int fetch(deflate_state *s, const zt_job *prev, Bytef *dst,
 }
 
 /* Make slot j, the next after the live ones, an exact job from state f, and
- * fill it; its window[0] is at jb or later.  Returns 0 if the bytes are not
- * there (then nothing else changed). */
-local int plan_exact(deflate_state *s, zt_job *j, const zt_job *prev,
-                     const zt_snap *f, zt_pos_t jb) {
+ * fill it.  Its window[0] is w_size bytes before f's position, or the start
+ * of the chains, or zlib's window[0] (s's now), whichever is latest: the
+ * window holds every byte from there on, and a position before zlib's
+ * window[0] is either out of reach or not on zlib's chains.  Returns 0 if
+ * the bytes are not there (then nothing else changed). */
+local int plan_exact(deflate_state *s, zt_job *j, const zt_snap *f) {
     zt_mt *mt = MT(s);
     zt_pos_t end = s->zt_in + s->strm->avail_in;
+    zt_pos_t wb = s->zt_in - s->lookahead - s->strstart;    /* window[0] */
 
     j->exact = 1;
     j->init = *f;
@@ -245,9 +257,9 @@ local int plan_exact(deflate_state *s, zt_job *j, const zt_job *prev,
         j->Q = end - (MIN_LOOKAHEAD - 1);
     j->je = j->Q + (MIN_LOOKAHEAD - 1);
     j->jb = f->pos > mt->hist + s->w_size ? f->pos - s->w_size : mt->hist;
-    if (jb > j->jb)
-        j->jb = jb;
-    return j->Q > j->P && fetch(s, prev, j->buf, j->jb, j->je);
+    if (j->jb < wb)
+        j->jb = wb;
+    return j->Q > j->P && fetch(s, Z_NULL, j->buf, j->jb, j->je);
 }
 
 /* Start workers as the planned jobs need them: one per job after the
@@ -385,7 +397,7 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
     }
     mt->hist = s->zt_hist;
     deflate_snap_get(s, &f);
-    if (!plan_exact(s, SLOT(mt, 0), Z_NULL, &f, t - s->strstart))
+    if (!plan_exact(s, SLOT(mt, 0), &f))
         return 0;
     zt_lock(&mt->lock);
     SLOT(mt, 0)->state = ZT_READY;
@@ -435,7 +447,7 @@ zt_jobp ZLIB_INTERNAL deflate_mt_advance(deflate_state *s, uInt **next) {
         }
     } else {
         /* the lookahead is at least MIN_LOOKAHEAD: there is input */
-        int ok = plan_exact(s, j, old, &f, 0);
+        int ok = plan_exact(s, j, &f);
 
         STAT(mt, made);
         Assert(ok, "no input for the next job");
