@@ -26,8 +26,8 @@
  * units of four times it (SEG(), the library's longest segment), so the
  * default build runs a few cases of 128-600 KiB per test and a build with
  * small segments (tools/check/threads-small-segments.sh:
- * TUR_CFLAGS=-DZT_SEG_BITS=12, threads from 2 KiB at level 6) runs hundreds of small
- * ones.  ZT_SEG_BITS in the environment states the segments the build is
+ * TUR_CFLAGS=-DZT_SEG_BITS=10, threads from 512 bytes at level 6, jobs
+ * shorter than MIN_LOOKAHEAD at levels 6-9) runs hundreds of small ones.  ZT_SEG_BITS in the environment states the segments the build is
  * expected to have (DeflateThreads.ThreadsNeverStart fails if it has
  * others; without it, it checks zturbo.h's 128 KiB at level 6).  Each test also counts
  * the cases in which worker threads really started, and fails if none did:
@@ -44,6 +44,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -191,7 +192,14 @@ const Probe &probe() {
  * level-6 segments, a quarter of its longest (ZT_SEG), so this is ZT_SEG as
  * the library is written now; nothing but the sizes of the cases depends
  * on that. */
-size_t SEG() { return 2 * probe().from; }
+size_t SEG() {
+    /* the power of two at or below `from` (threads start a few bytes
+     * later than two segments where those are short: the second job needs
+     * MIN_LOOKAHEAD bytes after the first) */
+    size_t p = 1;
+    while (2 * p <= probe().from) p *= 2;
+    return 2 * p;
+}
 /* a build where every threaded case is big (the default: threads from
  * 64 KiB): the tests then run a few cases each */
 bool big_segments() { return probe().from > 8192; }
@@ -1435,6 +1443,224 @@ TEST(DeflateThreads, UnfinishedFlushHolesDiffer) {
         if (!ok) st.failed++;
     }
     expect_engaged(st, "UnfinishedFlushHolesDiffer", 2);
+}
+
+/* A session that starts soon after the window slid, with a first job
+ * shorter than MIN_LOOKAHEAD: the job after it needs history from w_size
+ * bytes before its start, which is before zlib's window[0] and before
+ * anything the first job copied.  It must start its window where the bytes
+ * are (zlib's window[0] then), not parse a copy it never got.  Reached only
+ * where segments can be that short (a build with ZT_SEG_BITS of 11 or
+ * less: jobs of 128 bytes at levels 8-9 with 1 KiB segments) and windows
+ * small (windowBits 9-11); calls of a few hundred bytes each start a
+ * session at a new place in the window. */
+TEST(DeflateThreads, JobHistoryBeforeWindowDiffers) {
+    NEED_THREADS();
+    Stats st;
+    long m = cases_for(60, 600, 2, 6);
+    for (long i = 0; i < m && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-history-before-window", (uint64_t)i);
+        zt::Rng rng(seed);
+        zt::Ctx ctx;
+        ctx.test = "DeflateThreads.JobHistoryBeforeWindowDiffers";
+        ctx.seed = seed;
+        Cfg c;
+        c.wb = 9 + (int)(i % 3);
+        c.level = 9 - (int)(i / 3 % 4);
+        c.memLevel = 1 + (int)rng.below(3);
+        c.wrap = (int)rng.below(3);
+        c.strategy = rng.chance(30) ? Z_FILTERED : Z_DEFAULT_STRATEGY;
+        c.threads = 2 + (int)rng.below(3);
+        c.kind = rng.chance(50) ? K_TEXT : K_FILES;
+        ctx.params = c.str() + " (calls of SEG/4 to SEG bytes)";
+        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
+        bool ok;
+        {
+            Pair P(ctx, ar, at);
+            P.calls_stat = &st.calls;
+            P.data = make_data(rng, c.kind, 12 * SEG());
+            ctx.data = std::string(kind_name(c.kind)) + "+" + std::to_string(P.data.size());
+            ok = P.init(c) && P.set_threads(c.threads);
+            while (ok && P.pos < P.data.size())
+                ok = P.deflate(rng.range(SEG() / 4, SEG()), 4 * SEG(), Z_NO_FLUSH);
+            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
+                ok = P.deflate(0, 4 * SEG(), Z_FINISH);
+            P.note_tasks();
+            if (ok) ok = P.end();
+            st.cases++;
+            if (P.engaged) st.engaged++;
+        }
+        if (!ok) st.failed++;
+    }
+    expect_engaged(st, "JobHistoryBeforeWindowDiffers", 2);
+}
+
+/* n bytes in which no string of three bytes occurs twice: a de Bruijn
+ * sequence of order 2 over bytes (every pair once, 65,536 long), begun at
+ * `from`; deflate then writes only literals over it. */
+Bytes no_repeats(size_t n, size_t from) {
+    static const Bytes db = [] {
+        Bytes seq;
+        int a[4] = {0, 0, 0, 0};
+        /* Fredricksen-Kessler-Maiorana, k = 256, n = 2, unrolled */
+        std::function<void(int, int)> gen = [&](int t, int p) {
+            if (t > 2) {
+                if (2 % p == 0)
+                    for (int j = 1; j <= p; j++) seq.push_back((uint8_t)a[j]);
+                return;
+            }
+            a[t] = a[t - p];
+            gen(t + 1, p);
+            for (int j = a[t - p] + 1; j < 256; j++) {
+                a[t] = j;
+                gen(t + 1, t);
+            }
+        };
+        gen(1, 1);
+        return seq;
+    }();
+    Bytes v(n);
+    for (size_t i = 0; i < n; i++) v[i] = db[(from + i) % db.size()];
+    return v;
+}
+
+/* A session that begins at a loop top where zlib's next fill_window()
+ * slides the window with strstart == w_size + MAX_DIST: the new window[0]
+ * is then exactly MAX_DIST back, within reach of the search there, and
+ * zlib never matches it (NIL).  The first job must be planned on the
+ * window as it is after that slide, else it matches what zlib cannot.  The
+ * case: a dictionary of MAX_DIST bytes and literals only (memLevel
+ * windowBits - 6: blocks of w_size - 1 symbols), so that the first block
+ * ends at loop top w_size + MAX_DIST; the input given ends 261 bytes after
+ * it (the window is not full there); one byte of output, so deflate()
+ * returns at that loop top before filling the window; then enough input
+ * for threads, whose first string repeats the one at the new window[0].
+ * In the default build the session starts at that call; with small
+ * segments it is on from the first call, and the job made at that loop top
+ * must be planned on the slid window too. */
+TEST(DeflateThreads, SlideToReachAtSessionStartDiffers) {
+    NEED_THREADS();
+    Stats st;
+    long m = cases_for(21, 63, 7, 21);
+    for (long i = 0; i < m && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-slide-to-reach", (uint64_t)i);
+        zt::Rng rng(seed);
+        zt::Ctx ctx;
+        ctx.test = "DeflateThreads.SlideToReachAtSessionStartDiffers";
+        ctx.seed = seed;
+        Cfg c;
+        c.wb = 9 + (int)(i % 7);
+        c.memLevel = c.wb - 6;
+        c.level = 9 - (int)(i / 7 % 3);     /* 9, 8, 7 (then again) */
+        c.wrap = (int)rng.below(2);         /* raw or zlib: a dictionary */
+        c.threads = 2 + (int)rng.below(3);
+        size_t w = (size_t)1 << c.wb, maxdist = w - 262, top = 2 * w - 262;
+        ctx.params = c.str() + " (dictionary of MAX_DIST bytes, literals, a return at "
+                     "loop top w_size + MAX_DIST with 261 bytes of lookahead)";
+        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
+        bool ok;
+        {
+            Pair P(ctx, ar, at);
+            P.calls_stat = &st.calls;
+            P.geo_wbits = wbits_arg(c.wb, c.wrap);
+            P.geo_memlevel = c.memLevel;
+            /* stream position D + k is data byte k */
+            size_t first = top + 261 - maxdist;
+            P.data = no_repeats(first, (size_t)rng.below(65536));
+            Bytes tail = make_data(rng, K_TEXT, 8 * SEG());
+            P.data.insert(P.data.end(), tail.begin(), tail.end());
+            /* the string at loop top `top` repeats the one at the new
+             * window[0], stream position w: data byte w - maxdist */
+            for (size_t k = 0; k < 40; k++) P.data[top - maxdist + k] = P.data[w - maxdist + k];
+            ctx.data = "no-repeats+text+" + std::to_string(P.data.size());
+            Bytes dict(maxdist, 0);
+            ok = P.init(c) && P.set_threads(c.threads) &&
+                 P.dictionary(dict, false) &&
+                 P.deflate(first, 1, Z_NO_FLUSH) &&
+                 P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
+            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
+                ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
+            P.note_tasks();
+            if (ok) ok = P.end();
+            st.cases++;
+            if (P.engaged) st.engaged++;
+        }
+        if (!ok) st.failed++;
+    }
+    expect_engaged(st, "SlideToReachAtSessionStartDiffers", 2);
+}
+
+/* The same slide to within reach while a session is on, with jobs
+ * planned before it that cover that loop top: they were planned when the
+ * window was full and the input went on, so they may match the string
+ * that zlib cannot (its new window[0]); the session must end there.  The
+ * case: a dictionary of MAX_DIST + 1 bytes and literals only (blocks of
+ * w_size - 1 symbols, one byte of output: deflate() returns at each block's
+ * end), all of the data in the first call (jobs planned far ahead; it
+ * returns at loop top w_size + MAX_DIST + 1 with a full window); the next
+ * call gives only w_size - 1 bytes (after the window slid there, the window
+ * then ends 261 bytes after the next block's end, at w_size + MAX_DIST of
+ * the slid window); the one after it gives the rest: its first loop top
+ * slides the window with strstart == w_size + MAX_DIST, and the string
+ * there repeats the one at the new window[0]. */
+TEST(DeflateThreads, SlideToReachMidSessionDiffers) {
+    NEED_THREADS();
+    Stats st;
+    long m = cases_for(21, 63, 7, 21);
+    for (long i = 0; i < m && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-slide-mid-session", (uint64_t)i);
+        zt::Rng rng(seed);
+        zt::Ctx ctx;
+        ctx.test = "DeflateThreads.SlideToReachMidSessionDiffers";
+        ctx.seed = seed;
+        Cfg c;
+        c.wb = 9 + (int)(i % 7);
+        c.memLevel = c.wb - 6;
+        c.level = 9 - (int)(i / 7 % 3);
+        c.wrap = (int)rng.below(2);
+        c.threads = 2 + (int)rng.below(3);
+        size_t w = (size_t)1 << c.wb, dl = w - 261;
+        ctx.params = c.str() + " (dictionary of MAX_DIST + 1 bytes, literals, input of "
+                     "w_size - 1 bytes at the second block, then the rest)";
+        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
+        bool ok;
+        {
+            Pair P(ctx, ar, at);
+            P.calls_stat = &st.calls;
+            /* stream position dl + k is data byte k; literals up to 4 w_size */
+            P.data = no_repeats(4 * w, (size_t)rng.below(65536));
+            Bytes tail = make_data(rng, K_TEXT, 8 * SEG());
+            P.data.insert(P.data.end(), tail.begin(), tail.end());
+            /* stream 3 w_size - 262 (the slid window's w_size + MAX_DIST)
+             * repeats stream 2 w_size (its window[0] after the slide there) */
+            for (size_t k = 0; k < 40; k++)
+                P.data[3 * w - 262 - dl + k] = P.data[2 * w - dl + k];
+            ctx.data = "no-repeats+text+" + std::to_string(P.data.size());
+            Bytes dict(dl, 0);
+            auto drain = [&]() {
+                bool good = true;
+                unsigned pend = 1;
+                int bits;
+                while (good && pend) {
+                    REF->deflatePending(&P.d[0].s, &pend, &bits);
+                    if (pend) good = P.deflate(0, 1, Z_NO_FLUSH);
+                }
+                return good;
+            };
+            ok = P.init(c) && P.set_threads(c.threads) && P.dictionary(dict, false) &&
+                 P.deflate(P.data.size(), 1, Z_NO_FLUSH) && drain() &&
+                 P.deflate(w - 1, 1, Z_NO_FLUSH) && drain() &&
+                 P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
+            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
+                ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
+            P.note_tasks();
+            if (ok) ok = P.end();
+            st.cases++;
+            if (P.engaged) st.engaged++;
+        }
+        if (!ok) st.failed++;
+    }
+    expect_engaged(st, "SlideToReachMidSessionDiffers", 2);
 }
 
 /* deflateEnd() in the middle of a stream, also while jobs run: nothing
