@@ -20,7 +20,16 @@
  * memLevel, the thread count (2..5, sometimes up to 16), how the data after
  * the header is expanded (repeated with changes, pieces of it shuffled,
  * mixed with runs and noise, or as given) and to how many KiB (up to 64), a
- * dictionary and a gzip header.  Then a plan of up to 300 steps drawn from a
+ * dictionary and a gzip header.  Bits that were spare in the first form of
+ * the header bias it toward the extremes where the threaded code has its
+ * edges (each is clear in an input of that first form, which is read as
+ * before): windowBits 8..11 (a window shorter than a segment of this build
+ * or only a few times longer: sessions end and start again right after the
+ * window slid), memLevel 1..3 (blocks of 127..511 symbols: returns in the
+ * middle of jobs), at most 16 KiB of data (cheap runs over many segments),
+ * a plan of only the special steps below (deflateTune(), copies, moved and
+ * overwritten input, calls with tiny output), and flushes that end blocks
+ * but not the parse (Z_BLOCK, Z_PARTIAL_FLUSH).  Then a plan of up to 300 steps drawn from a
  * generator seeded by the header: deflate() calls, each with its own input
  * and output slice sizes and flush mode; deflateParams() switches (also to
  * levels 0..3 and back), deflateTune(), deflateReset(), deflateCopy(),
@@ -50,6 +59,12 @@ extern int tur_deflateSetThreads(z_streamp strm, int threads);
             "step %d)\n", what, __LINE__, cur_step); abort(); } } while (0)
 
 static int cur_step;                     /* for the messages */
+
+/* FUZZ_TRACE=1 in the environment: each call on stderr, to follow a
+ * regression input step by step */
+static int tracing = -1;
+#define TRACE(args) do { if (tracing < 0) tracing = getenv("FUZZ_TRACE") != NULL; \
+    if (tracing) { fprintf(stderr, "step %d: ", cur_step); fprintf args; } } while (0)
 unsigned long fuzz_deflate_threads_calls;   /* deflate() calls compared */
 
 /* a small deterministic generator, seeded from the fuzzer's bytes; at most
@@ -146,6 +161,9 @@ static int step(pair *p, const unsigned char *in, size_t *pos, size_t len,
     before = p->r.avail_out;
     rr = zapi_ref.deflate(&p->r, flush);
     rt = zapi_tur.deflate(&p->t, flush);
+    TRACE((stderr, "deflate(flush %d) in %u out %u: rc %d/%d, in left %u/%u, "
+           "out left %u/%u\n", flush, inn, outn, rr, rt, p->r.avail_in,
+           p->t.avail_in, p->r.avail_out, p->t.avail_out));
     fuzz_deflate_threads_calls++;
     compare(p, rr, rt);
     same_bytes(before - p->r.avail_out, "compressed bytes");
@@ -158,6 +176,11 @@ static int step(pair *p, const unsigned char *in, size_t *pos, size_t len,
 static const int flushes[] = { Z_NO_FLUSH, Z_NO_FLUSH, Z_NO_FLUSH,
     Z_NO_FLUSH, Z_NO_FLUSH, Z_NO_FLUSH, Z_PARTIAL_FLUSH, Z_SYNC_FLUSH,
     Z_FULL_FLUSH, Z_BLOCK };
+/* the biased header's flushes: blocks end, the parse goes on */
+static const int block_flushes[] = { Z_NO_FLUSH, Z_NO_FLUSH, Z_NO_FLUSH,
+    Z_NO_FLUSH, Z_PARTIAL_FLUSH, Z_PARTIAL_FLUSH, Z_BLOCK, Z_BLOCK,
+    Z_BLOCK, Z_SYNC_FLUSH };
+static const int *flush_set = flushes;
 
 /* input slices: tiny, small, about a segment, many segments, all */
 static unsigned in_slice(void) {
@@ -292,6 +315,8 @@ static void set_threads(pair *p, int n) {
     failed = 0;
     fail_at = rnd(8) ? 0 : 1 + rnd(60);
     rt = tur_deflateSetThreads(&p->t, n);
+    TRACE((stderr, "deflateSetThreads(%d)%s: rc %d\n", n,
+           failed ? " (an allocation failed)" : "", rt));
     fail_at = 0;
     if (failed) want = Z_MEM_ERROR;
     CHECK(rt == want, "deflateSetThreads rc");
@@ -317,20 +342,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rng |= 1;
     level = h[8] < 224 ? 4 + h[8] % 6 : (int)(h[8] % 5) - 1;
     strategy = strategies[h[9] & 7];
-    wbits = 8 + (h[10] & 7);                 /* 8 .. 15 */
+    wbits = h[10] & 0x20 ? 8 + (h[10] & 3)   /* 8 .. 11 */
+                         : 8 + (h[10] & 7);  /* 8 .. 15 */
     switch ((h[10] >> 3) & 3) {
     case 0: wbits = -wbits; break;           /* raw */
     case 2: wbits += 16; break;              /* gzip */
     default: break;                          /* zlib */
     }
-    memlevel = 1 + (h[11] & 15) % 9;
+    memlevel = h[11] & 0x40 ? 1 + (h[11] & 3) % 3 : 1 + (h[11] & 15) % 9;
     mode = (h[11] >> 4) & 3;
     /* 2 .. 5 threads, or now and then up to 16 (each costs memory to
        clear and a thread to start: fewer runs per second) */
     threads = h[12] < 0xe0 ? 2 + (h[12] & 3) : 2 + h[12] % 15;
-    target = (size_t)((h[13] & 63) + 1) << 10;
+    target = (size_t)((h[13] & (h[13] & 0x40 ? 15 : 63)) + 1) << 10;
     flags = h[14];
+    flush_set = flags & 0x20 ? block_flushes : flushes;
     data += 16, size -= 16;
+    TRACE((stderr, "level %d, strategy %d, windowBits %d, memLevel %d, "
+           "%d threads, mode %d, %lu KiB, flags %d\n", level, strategy, wbits,
+           memlevel, threads, mode, (unsigned long)(target >> 10), flags));
     cur_step = 0;
 
     buf = make_data(data, size, target, mode, &len);
@@ -364,13 +394,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memcpy(dict, buf + rnd((unsigned)(len - dlen + 1)), dlen);
         rr = zapi_ref.deflateSetDictionary(&p->r, dict, dlen);
         rt = zapi_tur.deflateSetDictionary(&p->t, dict, dlen);
+        TRACE((stderr, "deflateSetDictionary(%u bytes)\n", dlen));
         compare(p, rr, rt);
     }
     if (flags & 1) set_threads(p, threads);  /* after the dictionary */
 
     olen = 0;
     while (!finished && cur_step < 300) {
-        unsigned op = rnd(flags & 8 ? 24 : 64);
+        unsigned op = rnd(flags & 0x10 ? 16 : flags & 8 ? 24 : 64);
         cur_step++;
         if (op == 0) {                       /* deflateParams */
             int l = some_level(), st = strategies[rnd(8)];
@@ -384,6 +415,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 (unsigned)rnd((unsigned)(len - pos + 1));
             rr = zapi_ref.deflateParams(&p->r, l, st);
             rt = zapi_tur.deflateParams(&p->t, l, st);
+            TRACE((stderr, "deflateParams(%d, %d): rc %d/%d\n", l, st, rr, rt));
             compare(p, rr, rt);
             same_bytes(before - p->r.avail_out, "params bytes");
             olen += before - p->r.avail_out;
@@ -395,10 +427,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         c = 1 + rnd(rnd(2) ? 16 : 4096);
             rr = zapi_ref.deflateTune(&p->r, g, l, n, c);
             rt = zapi_tur.deflateTune(&p->t, g, l, n, c);
+            TRACE((stderr, "deflateTune(%d, %d, %d, %d)\n", g, l, n, c));
             compare(p, rr, rt);
         } else if (op == 2 && rnd(3) == 0) { /* deflateReset: a new stream */
             rr = zapi_ref.deflateReset(&p->r);
             rt = zapi_tur.deflateReset(&p->t);
+            TRACE((stderr, "deflateReset()\n"));
             compare(p, rr, rt);
             olen = 0;
             if (rnd(3) == 0) pos = rnd((unsigned)len + 1);
@@ -410,9 +444,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         } else if (op == 3) {                /* another thread count */
             set_threads(p, some_threads(threads));
         } else if (op == 4) {                /* overwrite unconsumed input */
+            TRACE((stderr, "input overwritten\n"));
             overwrite(buf, pos, len);
         } else if (op == 5) {                /* move the input, free the old */
             unsigned char *nb = malloc(len + 1);
+            TRACE((stderr, "input moved\n"));
             memcpy(nb, buf, len);
             memset(buf, 0x5a, len);
             free(buf);
@@ -422,6 +458,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             memset(c, 0, sizeof *c);
             rr = zapi_ref.deflateCopy(&c->r, &p->r);
             rt = zapi_tur.deflateCopy(&c->t, &p->t);
+            TRACE((stderr, "deflateCopy(): rc %d/%d\n", rr, rt));
             CHECK(rr == rt, "deflateCopy rc");
             if (rr == Z_OK) {
                 rr = zapi_ref.deflateEnd(&p->r);
@@ -435,16 +472,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CHECK(zapi_ref.deflateBound(&p->r, n) ==
                   zapi_tur.deflateBound(&p->t, n), "deflateBound");
         } else if (op < 16) {                /* a call with small output */
-            int fl = op == 8 ? Z_FINISH : flushes[rnd(10)];
+            int fl = op == 8 ? Z_FINISH : flush_set[rnd(10)];
             unsigned inn = in_slice(), outn = out_slice();
             rr = step(p, buf, &pos, len, inn, outn, fl);
             if (rr == Z_STREAM_END) finished = 1;
             /* returned with input left: jobs may hold copies of it */
             else if (p->r.avail_out == 0 && p->r.avail_in && rnd(2))
+            {
+                TRACE((stderr, "input overwritten\n"));
                 overwrite(buf, pos, len);
+            }
         } else {                             /* an ordinary call */
             unsigned inn = in_slice();
-            int fl = rnd(8) ? Z_NO_FLUSH : flushes[rnd(10)];
+            int fl = rnd(8) ? Z_NO_FLUSH : flush_set[rnd(10)];
             rr = step(p, buf, &pos, len, inn, 1u << 30, fl);
             if (rr == Z_STREAM_END) finished = 1;
         }

@@ -16,7 +16,9 @@
 #   2. replays regressions/TARGET-*.bin, the inputs that once found a
 #      difference;
 #   3. fuzzes for TIME seconds on CORPUS_DIR (default
-#      FUZZ_BUILD/TARGET/corpus), first seeded when empty: inflate with
+#      FUZZ_BUILD/TARGET/corpus), first seeded when empty with the committed
+#      seeds seeds/TARGET/* (small inputs at the target's edges), the
+#      regression inputs, and what seed_TARGET below makes: inflate with
 #      streams that pristine zlib (Python's zlib) makes from a few files of
 #      ../shared/corpus/canterbury (or of REF_TREE), each behind the four
 #      parameter bytes fuzz_inflate.c reads first; deflate with pieces of
@@ -107,12 +109,16 @@ seed_deflate_threads() {
              "$HERE/fuzz_deflate_threads.c" "$ROOT/turbo/harness/pair.sh"; do
         [ -f "$f" ] || continue
         # seed, level, strategy, windowBits, memLevel and expansion,
-        # threads, KiB, flags, spare
+        # threads, KiB, flags, spare (the last three: windowBits 8-11,
+        # memLevel 1-3, at most 16 KiB, only special steps or block flushes)
         for hdr in 'abcdefgh\002\000\017\010\000\010\000\000' \
                    'hgfedcba\005\003\027\030\001\020\001\000' \
                    'zyxwvuts\003\001\007\050\002\077\004\000' \
                    'qwertyui\000\005\016\067\356\004\010\000' \
-                   'asdfghjk\360\000\017\010\003\040\000\000'; do
+                   'asdfghjk\360\000\017\010\003\040\000\000' \
+                   'mnbvcxzl\005\000\041\101\002\104\020\000' \
+                   'poiuytre\003\003\051\102\003\110\060\000' \
+                   'lkjhgfds\004\000\040\100\001\103\034\000'; do
             n=$((n + 1))
             # shellcheck disable=SC2059
             { printf "$hdr"; head -c $((700 * n)) "$f"; } >"$1/seed$n"
@@ -138,8 +144,14 @@ seed_optimal() {
         done
     done
 }
-if [ -z "$(ls -A "$CORPUS")" ] && command -v "seed_$T" >/dev/null; then
-    "seed_$T" "$CORPUS"
+if [ -z "$(ls -A "$CORPUS")" ]; then
+    # the committed seeds, the generated ones and the regression inputs:
+    # a short run starts where the edges found so far are
+    if [ -d "$HERE/seeds/$T" ]; then cp "$HERE/seeds/$T"/* "$CORPUS"/; fi
+    if command -v "seed_$T" >/dev/null; then "seed_$T" "$CORPUS"; fi
+    for f in "$HERE/regressions/$T"-*.bin; do
+        if [ -f "$f" ]; then cp "$f" "$CORPUS"/; fi
+    done
 fi
 
 # the target's own flags for zlib-turbo (" * tur-cflags: ..." at its top)
