@@ -962,9 +962,11 @@ long cases_for(long quick, long full, long big_quick = 1, long big_full = 4) {
 Cfg random_cfg(zt::Rng &rng, const Plan &p) {
     Cfg c;
     c.level = 4 + (int)rng.below(6);
-    c.wb = 9 + (int)rng.below(7);
+    /* half the time the small windows and memLevels, where a window is a
+     * few segments of the small-segment builds and blocks end often */
+    c.wb = rng.chance(50) ? 9 + (int)rng.below(3) : 9 + (int)rng.below(7);
     c.wrap = (int)rng.below(3);
-    c.memLevel = 1 + (int)rng.below(9);
+    c.memLevel = rng.chance(50) ? 1 + (int)rng.below(3) : 1 + (int)rng.below(9);
     static const int st[] = {Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY, Z_FILTERED, Z_FIXED,
                              Z_HUFFMAN_ONLY, Z_RLE};
     c.strategy = st[rng.below(big_segments() ? 4 : 6)];   /* few cases: threaded ones */
@@ -1831,6 +1833,38 @@ TEST(DeflateThreads, RandomScenariosDiffer) {
         run_case("RandomScenariosDiffer", seed, c, p, st, rng);
     }
     expect_engaged(st, "RandomScenariosDiffer", 2);
+}
+
+/* Random plans at the edges where sessions end and start again: windows of
+ * 512 bytes to 2 KiB, memLevel 1-3, deflateTune(), copies, flushes,
+ * input moved and overwritten, and mostly tiny output slices, so that
+ * sessions end (a tune, a copy, changed input) at every kind of loop top
+ * and start again at once, just after slides, in the middle of jobs. */
+TEST(DeflateThreads, SessionRestartsAtEdgesDiffer) {
+    NEED_THREADS();
+    Stats st;
+    long n = cases_for(300, 3000, 1, 4);
+    for (long i = 0; i < n && !st.stop(); i++) {
+        uint64_t seed = zt::case_seed("threads-restarts-at-edges", (uint64_t)i);
+        zt::Rng rng(seed);
+        Plan p;
+        p.flush_pct = (int)rng.below(12);
+        p.tune_pct = 2 + (int)rng.below(10);
+        p.copy_pct = (int)rng.below(8);
+        p.threads_pct = (int)rng.below(4);
+        p.modify_pct = (int)rng.below(40);
+        p.move_pct = (int)rng.below(60);
+        p.in_rest = 20; p.in_big = 30; p.in_medium = 40; p.in_tiny = 10;
+        p.out_big = 10; p.out_medium = 30; p.out_small = 40; p.out_one = 15; p.out_zero = 5;
+        Cfg c = random_cfg(rng, p);
+        c.wb = 9 + (int)rng.below(3);
+        c.memLevel = 1 + (int)rng.below(3);
+        if (c.strategy == Z_HUFFMAN_ONLY || c.strategy == Z_RLE) c.strategy = Z_DEFAULT_STRATEGY;
+        if (rng.chance(20) && c.wrap != 2) c.dict = rng.range(1, 4000);
+        c.len = case_len(rng, 3, 16);
+        run_case("SessionRestartsAtEdgesDiffer", seed, c, p, st, rng);
+    }
+    expect_engaged(st, "SessionRestartsAtEdgesDiffer", 2);
 }
 
 /* ---- allocation ----------------------------------------------------------- */
