@@ -8,7 +8,11 @@
 # zlib 1.3.2 sources), LOG (build/check), MAKE and VERSION (the top
 # Makefile's, from src/zturbo.h) in its environment, and exits 0 when the
 # check passes, 77 when it cannot run here (its last line says why), else
-# non-zero.  Each step prints PASS, FAIL or SKIP (with the reason), its
+# non-zero; a passing step that could not run a part of its work says so in
+# a line "part-skipped: WHAT: WHY" (lib.sh's skip_part), and each such part
+# is shown and counted as one SKIP besides the step's PASS.  A GoogleTest
+# step fails when any of its programs ran no test (a filter that matches
+# nothing).  Each step prints PASS, FAIL or SKIP (with the reason), its
 # output is kept in build/check/STEP.log, and the last line is
 # "N passed, N failed, N skipped"; the differential suite counts each of its
 # GoogleTest tests.  Exits non-zero on any failure.
@@ -80,12 +84,23 @@ report() {
 # show: the lines that explain a failure (stdin), indented
 show() { sed 's/^/      | /'; }
 
+# parts: the parts the step just run said it skipped (part-skipped:
+# lines), each shown and counted as a SKIP
+parts() {
+    np_=$(grep -c '^part-skipped: ' "$LOG/$name.log")
+    [ "$np_" -gt 0 ] || return 0
+    skip=$((skip + np_))
+    skipped="$skipped $name($np_ part(s))"
+    sed -n 's/^part-skipped: /SKIP    part: /p' "$LOG/$name.log" | show
+}
+
 # step NAME [SCRIPT [ARG...]]: one check, counted once
 step() {
     run "$@"
     if [ $rc -eq 0 ]; then
         pass=$((pass + 1))
         report PASS
+        parts
     elif [ $rc -eq 77 ]; then
         skip=$((skip + 1))
         report SKIP "skipped: $(tail -n 1 "$LOG/$name.log")"
@@ -118,6 +133,12 @@ gtest_step() {
     nf=$(gtest_count '^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below.*')
     ns=$(gtest_count '^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below.*')
     if [ $rc -ne 0 ] && [ "$nf" -eq 0 ]; then nf=1; fi
+    # a program that ran no test (its filter matched nothing) fails
+    if grep -q '^\[==========\] 0 tests from' "$LOG/$name.log" ||
+       ! grep -q '^\[==========\] [0-9]* tests\{0,1\} from' "$LOG/$name.log"; then
+        echo "check: $name: a GoogleTest program ran no test" >>"$LOG/$name.log"
+        nf=$((nf + 1))
+    fi
     pass=$((pass + np))
     fail=$((fail + nf))
     skip=$((skip + ns))
@@ -125,6 +146,7 @@ gtest_step() {
     counts="$np passed, $nf failed, $ns skipped; build/check/$name.log"
     if [ "$nf" -eq 0 ]; then
         report PASS "$counts"
+        parts
     else
         report FAIL "$counts"
         if grep -q '^\[  FAILED  \]' "$LOG/$name.log"; then

@@ -3,6 +3,11 @@
 # skip REASON...: end the step as skipped; REASON is its last line
 skip() { echo "$*"; exit 77; }
 
+# skip_part WHAT: REASON...: a part of the step that could not run here;
+# the step goes on, and check.sh counts and shows that part as SKIP (a
+# step that ran part of its work is never a plain PASS)
+skip_part() { echo "part-skipped: $*"; }
+
 # cpu_has FLAG: /proc/cpuinfo lists FLAG
 cpu_has() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 

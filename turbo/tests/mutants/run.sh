@@ -171,7 +171,10 @@ one() {
     failed=$(sed -n 's/^\[  FAILED  \] \([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)\( (.*\)\{0,1\}$/\1/p' \
              "$d/test.log" | sort -u | tr '\n' ' ')
     ndiff=$(grep -c "ref and tur differ" "$d/test.log")
-    if [ "$CONTROL" = 1 ]; then
+    ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from.*ran.*/\1/p' "$d/test.log" | tail -n 1)
+    if [ "${ran:-0}" -eq 0 ] && [ $rc -eq 0 ]; then
+        echo "FAIL $m: $filter runs no test (${secs}; $d/test.log)" >"$res"
+    elif [ "$CONTROL" = 1 ]; then
         if [ $rc -eq 0 ]; then
             echo "PASS $m control: $filter passes on the tree itself (${secs})" >"$res"
         else
@@ -215,5 +218,13 @@ for m; do
 done
 what=caught
 [ "$CONTROL" = 1 ] && what="passed (control)"
+# each mutant that could not run here is a skipped part of the step
+# (tools/check.sh counts each "part-skipped:" line as a SKIP)
+for m; do
+    [ "$CONTROL" != 1 ] || break        # counted once, by the mutants' run
+    if [ "$(cut -d' ' -f1 "$OUT/$m.result" 2>/dev/null)" = SKIP ]; then
+        echo "part-skipped: mutant $(cut -d' ' -f2- "$OUT/$m.result")"
+    fi
+done
 echo "mutation-selftest: $pass $what, $fail failed, $skip skipped in $(($(date +%s) - t0))s"
 [ $fail -eq 0 ]
