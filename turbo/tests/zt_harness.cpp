@@ -123,11 +123,21 @@ const std::vector<Sample> &file_samples() {
                               "doc/crc-doc.1.0.pdf", "crc32.h"})
             paths.push_back(std::string(ZT_FALLBACK_DIR) + "/" + f);
     }
+    /* a listed file that cannot be read, or no file at all, stops the
+     * suite: the tests that run over the files would pass on nothing */
     for (auto &p : paths) {
         Sample s;
-        if (!read_file(p, cap, s.bytes)) continue;
+        if (!read_file(p, cap, s.bytes)) {
+            fprintf(stderr, "[zt] data: cannot read %s (from %s): stopping\n", p.c_str(),
+                    origin.c_str());
+            exit(2);
+        }
         s.name = fs::path(p).filename().string();
         v.push_back(std::move(s));
+    }
+    if (v.empty()) {
+        fprintf(stderr, "[zt] data: no file from %s: stopping\n", origin.c_str());
+        exit(2);
     }
     fprintf(stderr, "[zt] data: %zu files from %s (cap %zu KiB each)\n",
             v.size(), origin.c_str(), cap >> 10);
