@@ -27,8 +27,8 @@
  *   and Python's zlib 1.2.13 fed 1000 bytes at a time, give the same file.)
  * - Header.  FLG: FNAME when a name is stored, else 0 (never FTEXT, FHCRC,
  *   FEXTRA, FCOMMENT).  MTIME:
- *   -n: 0; -N: the input's mtime (0 if the input is a pipe, or if the time is
- *   outside 1..2^32-1).  FNAME: -N and a named input: the name without its
+ *   -n: 0; -N: the input's mtime (0 for a FIFO or a device, or if the time
+ *   is outside 1..2^32-1).  FNAME: -N and a named input: the name without its
  *   directory; never for standard input.  XFL: as zlib writes it (2 at -9
  *   and -10..-12, 4 at -0 and -1, else 0).  OS: always 3 (Unix), on every platform:
  *   what GNU gzip and zlib write on Unix-like systems, so `zturbo -n` output
@@ -61,7 +61,10 @@
  * - Differences from gzip: levels 0 and 10-12, -T, --level; no -l, -L, -a,
  *   --rsyncable, GZIP environment variable; an existing output is never
  *   overwritten after a question (no prompt: use -f); digits given together
- *   are one level (-12 is level 12, not -1 -2).
+ *   are one level (-12 is level 12, not -1 -2); an output name too long for
+ *   the file system is an error before compressing (gzip shortens the
+ *   name); compressed data is not written to a terminal, also with -c FILE
+ *   (gzip 1.12 refuses only stdin to a terminal; -f writes it).
  */
 
 #ifndef _WIN32
@@ -93,6 +96,9 @@
 #  define fsync _commit
 #  define O_NOCTTY 0
 #  define O_NOFOLLOW 0
+#  ifndef O_NONBLOCK
+#    define O_NONBLOCK 0
+#  endif
 #  define lstat stat
 #  define S_ISLNK(m) 0
 #  ifndef S_ISREG
@@ -963,9 +969,12 @@ static void treat_file(const char *name, int in_dir)
         }
         name = found;
     }
+    /* as gzip: -f, -c and -t (which reads like -c) follow a symbolic link */
     if (S_ISLNK(st.st_mode)) {
-        if (!force && !tostdout) {
-            msg(M_WARN, name, "is a symbolic link -- ignored (-f or -c "
+        if (!force && !tostdout && !test) {
+            /* an error (exit status 1), as gzip 1.12's open() of it with
+               O_NOFOLLOW fails; the link is left alone */
+            msg(M_ERROR, name, "is a symbolic link, not read (-f or -c "
                 "follows it)");
             goto end;
         }
@@ -981,10 +990,32 @@ static void treat_file(const char *name, int in_dir)
             msg(M_WARN, name, "is a directory -- ignored");
         goto end;
     }
-    if (!S_ISREG(st.st_mode)) {
+    /* as gzip: -c and -t read any other file (a FIFO, a device); without
+       them only a regular file is replaced */
+    if (!S_ISREG(st.st_mode) && !tostdout && !test) {
         msg(M_WARN, name, "is not a directory or a regular file -- ignored");
         goto end;
     }
+#ifndef _WIN32
+    /* as gzip, when the output is a file: a set-user-ID or set-group-ID
+       file is refused even with -f (its output would not keep the bit), a
+       file with the sticky bit unless -f */
+    if (!tostdout && !test) {
+        if (st.st_mode & S_ISUID) {
+            msg(M_WARN, name, "is set-user-ID on execution -- ignored");
+            goto end;
+        }
+        if (st.st_mode & S_ISGID) {
+            msg(M_WARN, name, "is set-group-ID on execution -- ignored");
+            goto end;
+        }
+        if (!force && (st.st_mode & S_ISVTX)) {
+            msg(M_WARN, name, "has the sticky bit set -- ignored (-f "
+                "overrides)");
+            goto end;
+        }
+    }
+#endif
     if (!tostdout && !test && !force && st.st_nlink > 1) {
         msg(M_WARN, name, "has %lu other link%s -- unchanged",
             (unsigned long)st.st_nlink - 1, st.st_nlink > 2 ? "s" : "");
@@ -1012,21 +1043,39 @@ static void treat_file(const char *name, int in_dir)
                 goto end;
             }
         }
-        if (!force && lstat(oname, &fst) == 0 &&
-            !(decompress && savename == 1)) {
+        if (lstat(oname, &fst) != 0) {
+            /* gzip shortens a name too long for the file system; zturbo
+               stops here, before compressing, and keeps the input */
+            if (errno == ENAMETOOLONG) {
+                msg(M_ERROR, oname, "%s (zturbo does not shorten names)",
+                    strerror(errno));
+                goto end;
+            }
+        }
+        else if (!force && !(decompress && savename == 1)) {
             msg(M_WARN, oname, "already exists; not overwritten (-f "
                 "overwrites)");
             goto end;
         }
     }
 
-    in = open(name, O_RDONLY | O_BINARY | O_NOCTTY |
-              (force || tostdout ? 0 : O_NOFOLLOW));
+    /* O_NONBLOCK, as gzip: a FIFO without a writer gives an end of file
+       instead of a hang in open(); cleared below for the reads */
+    in = open(name, O_RDONLY | O_BINARY | O_NOCTTY | O_NONBLOCK |
+              (force || tostdout || test ? 0 : O_NOFOLLOW));
     if (in < 0) {
         msg(M_ERROR, name, "%s", strerror(errno));
         goto end;
     }
-    if (fstat(in, &fst) != 0 || !S_ISREG(fst.st_mode)) {
+#ifndef _WIN32
+    {
+        int fl = fcntl(in, F_GETFL);
+        if (fl != -1)
+            fcntl(in, F_SETFL, fl & ~O_NONBLOCK);
+    }
+#endif
+    if (fstat(in, &fst) != 0 || S_ISDIR(fst.st_mode) ||
+        (!S_ISREG(fst.st_mode) && !tostdout && !test)) {
         msg(M_WARN, name, "is not a regular file (it changed) -- ignored");
         goto end;
     }
@@ -1038,7 +1087,8 @@ static void treat_file(const char *name, int in_dir)
 
     if (decompress || test) {
         ret = gz_decompress(in, out, name, tostdout ? "stdout" : oname,
-                            (double)st.st_size, &info, len);
+                            S_ISREG(st.st_mode) ? (double)st.st_size : -1,
+                            &info, len);
         if (ret == D_GARBAGE) {
             if (tostdout || test)
                 msg(M_WARN, name, "decompression OK, trailing garbage "
@@ -1054,11 +1104,14 @@ static void treat_file(const char *name, int in_dir)
         hd.os = ZT_OS;
         if (savename != 0) {
             hd.name = (Bytef *)base_name(name);
-            if (st.st_mtime > 0 && (double)st.st_mtime <= 4294967295.0)
+            /* as gzip: the mtime of a regular file only (0 for a FIFO) */
+            if (S_ISREG(st.st_mode) && st.st_mtime > 0 &&
+                (double)st.st_mtime <= 4294967295.0)
                 hd.time = (uLong)st.st_mtime;
         }
         ret = gz_compress(in, out, name, tostdout ? "stdout" : oname, &hd,
-                          (double)st.st_size, len);
+                          S_ISREG(st.st_mode) ? (double)st.st_size : -1,
+                          len);
     }
     if (test) {
         if (ret == D_OK && verbose && !quiet)
