@@ -22,3 +22,17 @@ need_simd_cpu() {
     cpu_has pclmulqdq && cpu_has sse4_1 && cpu_has avx2 ||
         skip "this CPU lacks PCLMULQDQ, SSE4.1 or AVX2"
 }
+
+# zsum_dispatch TREE CFLAGS MASK EXPECTED LOG: zsum on TREE's sources built
+# with CFLAGS and run with ZLIB_TURBO_SIMD_MASK=MASK (empty: the CPU's own
+# choice) must pass and report "dispatch: EXPECTED".  Its output goes to
+# LOG first: in a pipe its status would be lost, and it exits 1 on a wrong
+# checksum after printing the dispatch line.
+zsum_dispatch() {
+    r=0
+    ${3:+env ZLIB_TURBO_SIMD_MASK=$3} sh turbo/tests/zsum.sh "$1" "$2" -q \
+        >"$5" 2>&1 || r=$?
+    cat "$5"
+    [ "$r" -eq 0 ] || { echo "zsum failed (mask ${3:-none}): $r"; exit 1; }
+    grep -q "dispatch: $4" "$5" || { echo "expected dispatch: $4"; exit 1; }
+}

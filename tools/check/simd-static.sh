@@ -10,17 +10,7 @@ f="$(sh turbo/harness/pair.sh cflags test) -DZ_TURBO_SIMD -mpclmul -msse4.1 -mav
 # dispatch CFLAGS MASK EXPECTED: zsum built with CFLAGS, run with
 # ZLIB_TURBO_SIMD_MASK=MASK (none: the CPU's own choice), reports dispatch
 # EXPECTED (the 128-bit CRC-32 and AVX2 Adler-32 are built in: always used)
-# (zsum's output goes to a file first: in a pipe its status would be lost,
-# and it exits 1 on a wrong checksum after printing the dispatch line)
-dispatch() {
-    r=0
-    ${2:+env ZLIB_TURBO_SIMD_MASK=$2} sh turbo/tests/zsum.sh "$TUR" "$1" -q \
-        >"$LOG/zsum-static.txt" 2>&1 || r=$?
-    cat "$LOG/zsum-static.txt"
-    [ "$r" -eq 0 ] || { echo "simd-static: zsum failed (mask ${2:-none}): $r"; exit 1; }
-    grep -q "dispatch: $3" "$LOG/zsum-static.txt" ||
-        { echo "simd-static: expected dispatch: $3"; exit 1; }
-}
+dispatch() { zsum_dispatch "$TUR" "$1" "$2" "$3" "$LOG/zsum-static.txt"; }
 t="$f -DZ_TURBO_SIMD_TEST"
 dispatch "$t" 6 'CRC-32 PCLMULQDQ, Adler-32 AVX2'
 if cpu_has vpclmulqdq; then
