@@ -1390,6 +1390,32 @@ TEST(DeflateThreads, ResetKeepMidSessionDiffers) {
     expect_engaged(st, "ResetKeepMidSessionDiffers", 2);
 }
 
+/* One case of a test that makes its own calls: calls(P) gives P its data
+ * and makes the calls the test is about (false at a difference); then the
+ * stream is finished in lockstep, ended and counted in st. */
+template <class F>
+void own_calls_case(const char *test, uint64_t seed, const Cfg &c, const std::string &what,
+                    Stats &st, F calls) {
+    zt::Ctx ctx;
+    ctx.test = std::string("DeflateThreads.") + test;
+    ctx.seed = seed;
+    ctx.params = c.str() + " (" + what + ")";
+    auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
+    bool ok;
+    {
+        Pair P(ctx, ar, at);
+        P.calls_stat = &st.calls;
+        ok = calls(P);
+        while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
+            ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
+        P.note_tasks();
+        if (ok) ok = P.end();
+        st.cases++;
+        if (P.engaged) st.engaged++;
+    }
+    if (!ok) st.failed++;
+}
+
 /* A flush that does not end because the output is full, then new input
  * without the flush.  The flush's loop runs on while the output is full
  * until it meets a literal, and the last bytes before the end of the input
@@ -1410,9 +1436,6 @@ TEST(DeflateThreads, UnfinishedFlushHolesDiffer) {
     for (long i = 0; i < m && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-unfinished-flush", (uint64_t)i);
         zt::Rng rng(seed);
-        zt::Ctx ctx;
-        ctx.test = "DeflateThreads.UnfinishedFlushHolesDiffer";
-        ctx.seed = seed;
         Cfg c;
         c.level = 4 + (int)(i % 6);
         c.memLevel = 1;
@@ -1420,29 +1443,18 @@ TEST(DeflateThreads, UnfinishedFlushHolesDiffer) {
         c.threads = 2 + (int)rng.below(3);
         int flush = i < 6 ? Z_FULL_FLUSH : flushes[(i / 6) % 4];
         int kind = K_ZEROS;
-        ctx.params = c.str() + " (deflate, flush with 1 byte of output, new input)";
-        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
-        bool ok;
-        {
-            Pair P(ctx, ar, at);
-            P.calls_stat = &st.calls;
+        own_calls_case("UnfinishedFlushHolesDiffer", seed, c,
+                       "deflate, flush with 1 byte of output, new input", st, [&](Pair &P) {
             /* 16,035 bytes, then 16,035 with the flush: the case that was
              * found (at every level); then nearby lengths */
             size_t first = 16035, flushed = 16035 + (i < 12 ? 0 : rng.below(600));
             P.data = make_data(rng, kind, first + flushed + 8 * SEG());
-            ctx.data = std::string(kind_name(kind)) + "+" + std::to_string(P.data.size());
-            ok = P.init(c) && P.set_threads(c.threads) &&
-                 P.deflate(first, 1 << 20, Z_NO_FLUSH) &&
-                 P.deflate(first + flushed - P.pos, 1, flush);
-            if (ok) ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
-            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
-                ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
-            P.note_tasks();
-            if (ok) ok = P.end();
-            st.cases++;
-            if (P.engaged) st.engaged++;
-        }
-        if (!ok) st.failed++;
+            P.ctx.data = std::string(kind_name(kind)) + "+" + std::to_string(P.data.size());
+            return P.init(c) && P.set_threads(c.threads) &&
+                   P.deflate(first, 1 << 20, Z_NO_FLUSH) &&
+                   P.deflate(first + flushed - P.pos, 1, flush) &&
+                   P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
+        });
     }
     expect_engaged(st, "UnfinishedFlushHolesDiffer", 2);
 }
@@ -1463,9 +1475,6 @@ TEST(DeflateThreads, JobHistoryBeforeWindowDiffers) {
     for (long i = 0; i < m && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-history-before-window", (uint64_t)i);
         zt::Rng rng(seed);
-        zt::Ctx ctx;
-        ctx.test = "DeflateThreads.JobHistoryBeforeWindowDiffers";
-        ctx.seed = seed;
         Cfg c;
         c.wb = 9 + (int)(i % 3);
         c.level = 9 - (int)(i / 3 % 4);
@@ -1474,25 +1483,15 @@ TEST(DeflateThreads, JobHistoryBeforeWindowDiffers) {
         c.strategy = rng.chance(30) ? Z_FILTERED : Z_DEFAULT_STRATEGY;
         c.threads = 2 + (int)rng.below(3);
         c.kind = rng.chance(50) ? K_TEXT : K_FILES;
-        ctx.params = c.str() + " (calls of SEG/4 to SEG bytes)";
-        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
-        bool ok;
-        {
-            Pair P(ctx, ar, at);
-            P.calls_stat = &st.calls;
+        own_calls_case("JobHistoryBeforeWindowDiffers", seed, c, "calls of SEG/4 to SEG bytes",
+                       st, [&](Pair &P) {
             P.data = make_data(rng, c.kind, 12 * SEG());
-            ctx.data = std::string(kind_name(c.kind)) + "+" + std::to_string(P.data.size());
-            ok = P.init(c) && P.set_threads(c.threads);
+            P.ctx.data = std::string(kind_name(c.kind)) + "+" + std::to_string(P.data.size());
+            bool ok = P.init(c) && P.set_threads(c.threads);
             while (ok && P.pos < P.data.size())
                 ok = P.deflate(rng.range(SEG() / 4, SEG()), 4 * SEG(), Z_NO_FLUSH);
-            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
-                ok = P.deflate(0, 4 * SEG(), Z_FINISH);
-            P.note_tasks();
-            if (ok) ok = P.end();
-            st.cases++;
-            if (P.engaged) st.engaged++;
-        }
-        if (!ok) st.failed++;
+            return ok;
+        });
     }
     expect_engaged(st, "JobHistoryBeforeWindowDiffers", 2);
 }
@@ -1547,9 +1546,6 @@ TEST(DeflateThreads, SlideToReachAtSessionStartDiffers) {
     for (long i = 0; i < m && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-slide-to-reach", (uint64_t)i);
         zt::Rng rng(seed);
-        zt::Ctx ctx;
-        ctx.test = "DeflateThreads.SlideToReachAtSessionStartDiffers";
-        ctx.seed = seed;
         Cfg c;
         c.wb = 9 + (int)(i % 7);
         c.memLevel = c.wb - 6;
@@ -1557,15 +1553,9 @@ TEST(DeflateThreads, SlideToReachAtSessionStartDiffers) {
         c.wrap = (int)rng.below(2);         /* raw or zlib: a dictionary */
         c.threads = 2 + (int)rng.below(3);
         size_t w = (size_t)1 << c.wb, maxdist = w - 262, top = 2 * w - 262;
-        ctx.params = c.str() + " (dictionary of MAX_DIST bytes, literals, a return at "
-                     "loop top w_size + MAX_DIST with 261 bytes of lookahead)";
-        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
-        bool ok;
-        {
-            Pair P(ctx, ar, at);
-            P.calls_stat = &st.calls;
-            P.geo_wbits = wbits_arg(c.wb, c.wrap);
-            P.geo_memlevel = c.memLevel;
+        own_calls_case("SlideToReachAtSessionStartDiffers", seed, c,
+                       "dictionary of MAX_DIST bytes, literals, a return at loop top "
+                       "w_size + MAX_DIST with 261 bytes of lookahead", st, [&](Pair &P) {
             /* stream position D + k is data byte k */
             size_t first = top + 261 - maxdist;
             P.data = no_repeats(first, (size_t)rng.below(65536));
@@ -1574,20 +1564,12 @@ TEST(DeflateThreads, SlideToReachAtSessionStartDiffers) {
             /* the string at loop top `top` repeats the one at the new
              * window[0], stream position w: data byte w - maxdist */
             for (size_t k = 0; k < 40; k++) P.data[top - maxdist + k] = P.data[w - maxdist + k];
-            ctx.data = "no-repeats+text+" + std::to_string(P.data.size());
+            P.ctx.data = "no-repeats+text+" + std::to_string(P.data.size());
             Bytes dict(maxdist, 0);
-            ok = P.init(c) && P.set_threads(c.threads) &&
-                 P.dictionary(dict, false) &&
-                 P.deflate(first, 1, Z_NO_FLUSH) &&
-                 P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
-            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
-                ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
-            P.note_tasks();
-            if (ok) ok = P.end();
-            st.cases++;
-            if (P.engaged) st.engaged++;
-        }
-        if (!ok) st.failed++;
+            return P.init(c) && P.set_threads(c.threads) && P.dictionary(dict, false) &&
+                   P.deflate(first, 1, Z_NO_FLUSH) &&
+                   P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
+        });
     }
     expect_engaged(st, "SlideToReachAtSessionStartDiffers", 2);
 }
@@ -1612,9 +1594,6 @@ TEST(DeflateThreads, SlideToReachMidSessionDiffers) {
     for (long i = 0; i < m && !st.stop(); i++) {
         uint64_t seed = zt::case_seed("threads-slide-mid-session", (uint64_t)i);
         zt::Rng rng(seed);
-        zt::Ctx ctx;
-        ctx.test = "DeflateThreads.SlideToReachMidSessionDiffers";
-        ctx.seed = seed;
         Cfg c;
         c.wb = 9 + (int)(i % 7);
         c.memLevel = c.wb - 6;
@@ -1622,13 +1601,9 @@ TEST(DeflateThreads, SlideToReachMidSessionDiffers) {
         c.wrap = (int)rng.below(2);
         c.threads = 2 + (int)rng.below(3);
         size_t w = (size_t)1 << c.wb, dl = w - 261;
-        ctx.params = c.str() + " (dictionary of MAX_DIST + 1 bytes, literals, input of "
-                     "w_size - 1 bytes at the second block, then the rest)";
-        auto ar = std::make_shared<Alloc>(), at = std::make_shared<Alloc>();
-        bool ok;
-        {
-            Pair P(ctx, ar, at);
-            P.calls_stat = &st.calls;
+        own_calls_case("SlideToReachMidSessionDiffers", seed, c,
+                       "dictionary of MAX_DIST + 1 bytes, literals, input of w_size - 1 bytes "
+                       "at the second block, then the rest", st, [&](Pair &P) {
             /* stream position dl + k is data byte k; literals up to 4 w_size */
             P.data = no_repeats(4 * w, (size_t)rng.below(65536));
             Bytes tail = make_data(rng, K_TEXT, 8 * SEG());
@@ -1637,7 +1612,7 @@ TEST(DeflateThreads, SlideToReachMidSessionDiffers) {
              * repeats stream 2 w_size (its window[0] after the slide there) */
             for (size_t k = 0; k < 40; k++)
                 P.data[3 * w - 262 - dl + k] = P.data[2 * w - dl + k];
-            ctx.data = "no-repeats+text+" + std::to_string(P.data.size());
+            P.ctx.data = "no-repeats+text+" + std::to_string(P.data.size());
             Bytes dict(dl, 0);
             auto drain = [&]() {
                 bool good = true;
@@ -1649,18 +1624,11 @@ TEST(DeflateThreads, SlideToReachMidSessionDiffers) {
                 }
                 return good;
             };
-            ok = P.init(c) && P.set_threads(c.threads) && P.dictionary(dict, false) &&
-                 P.deflate(P.data.size(), 1, Z_NO_FLUSH) && drain() &&
-                 P.deflate(w - 1, 1, Z_NO_FLUSH) && drain() &&
-                 P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
-            while (ok && P.rc != Z_STREAM_END && P.rc != Z_BUF_ERROR)
-                ok = P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_FINISH);
-            P.note_tasks();
-            if (ok) ok = P.end();
-            st.cases++;
-            if (P.engaged) st.engaged++;
-        }
-        if (!ok) st.failed++;
+            return P.init(c) && P.set_threads(c.threads) && P.dictionary(dict, false) &&
+                   P.deflate(P.data.size(), 1, Z_NO_FLUSH) && drain() &&
+                   P.deflate(w - 1, 1, Z_NO_FLUSH) && drain() &&
+                   P.deflate(P.data.size() - P.pos, 8 * SEG(), Z_NO_FLUSH);
+        });
     }
     expect_engaged(st, "SlideToReachMidSessionDiffers", 2);
 }
