@@ -209,6 +209,7 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
 #define Z_TURBO_OPTIMAL_FAST 10
 #define Z_TURBO_OPTIMAL      11
 #define Z_TURBO_OPTIMAL_BEST 12
+#define Z_TURBO_LEVEL(n) (0x4000 + (n))
 /*
      Levels 10, 11 and 12 may be given wherever zlib takes a level:
    deflateInit(), deflateInit2() (every wrapper, windowBits 9..15, memLevel
@@ -284,6 +285,20 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    and the same bytes.  Levels 10-12 are
    not available in a library built with FASTEST or without a 64-bit
    integer type; there they are refused.
+
+     zlib's level check: a library built with ./configure --max-level=9
+   (cmake -DZLIB_TURBO_MAX_LEVEL=9), or run with the environment variable
+   ZLIB_TURBO_MAX_LEVEL=9, refuses levels above 9 in deflateInit(),
+   deflateInit2(), deflateParams(), compress2() and gzsetparams() exactly as
+   zlib 1.3.2 does, for programs (and test suites) that rely on zlib
+   refusing level 10.  The variable, a decimal number from 9 to 12, replaces
+   the built-in most (12 unless built otherwise) in either direction; any
+   other value is ignored, as it is in a set-user-ID or set-group-ID
+   program.  It is read by each call given a level above 9, never by the
+   others.  A program that includes zturbo.h reaches levels 10-12 whatever
+   the most: Z_TURBO_LEVEL(n), for n from 0 to 12, means level n in every
+   call that takes a level (the zturbo command asks that way), and
+   Z_TURBO_LEVEL(Z_TURBO_OPTIMAL) is level 11.
 */
 
 #ifdef __cplusplus

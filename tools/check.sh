@@ -201,6 +201,7 @@ step harness-selftest
 step mutation-selftest
 step cross-quick cross quick
 step zturbo-command
+step max-level
 step clients-quick clients quick
 step install
 step consumers

@@ -129,12 +129,14 @@ typedef ssize_t zt_ssize;
 #  define ZT_MAXLEVEL_S "12"
 #  define ZT_VERSION ZLIB_TURBO_VERSION
 #  define ZT_MAXTHREADS ZLIB_TURBO_MAX_THREADS
+#  define ZT_LEVEL(n) Z_TURBO_LEVEL(n)  /* 10-12 even where zlib's most is 9 */
 #else
 #  define ZT_TURBO 0
 #  define ZT_MAXLEVEL 9
 #  define ZT_MAXLEVEL_S "9"
 #  define ZT_VERSION "1.0.0"
 #  define ZT_MAXTHREADS 256
+#  define ZT_LEVEL(n) (n)
 #endif
 
 #define ZT_ICHUNK (4UL << 20)   /* input per deflate() call: part of the format */
@@ -484,7 +486,8 @@ static int gz_compress(int in, int out, const char *iname, const char *oname,
     double done = 0, olen = 0;
 
     memset(&s, 0, sizeof(s));
-    ret = deflateInit2(&s, level, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
+    ret = deflateInit2(&s, ZT_LEVEL(level), Z_DEFLATED, 31, 8,
+                       Z_DEFAULT_STRATEGY);
     if (ret != Z_OK) {
         msg(M_ERROR, iname, "cannot start compression: %s", ret ==
             Z_MEM_ERROR ? "out of memory" : "zlib refused the level");
