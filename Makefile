@@ -14,6 +14,8 @@
 #                     (tools/check/cross.sh; each target a step, SKIP
 #                     without its toolchain; CROSS_TARGETS="arm64 s390x"
 #                     for fewer)
+#   make check-fresh  make and make check on a fresh Debian 12 root with only
+#                     the README's install line (tools/check/fresh.sh; root)
 #   make check-windows  the same for 64-bit Windows (mingw-w64, its threads,
 #                     run under wine)
 #   make check-clients  real programs from Debian (CPython, git, libpng's
@@ -79,7 +81,7 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check check-cross check-windows check-variants check-clients fuzz refresh reset-tree install dist deb check-deb \
+.PHONY: all build demo check check-fresh check-cross check-windows check-variants check-clients fuzz refresh reset-tree install dist deb check-deb \
         bench bench-threads bench-optimal version clean distclean FORCE
 
 all: build demo
@@ -179,6 +181,11 @@ deb: dist
 
 check-deb: deb
 	@sh tools/check/deb.sh $(VERSION)
+
+# make and make check on a fresh Debian 12 root (mmdebstrap minbase) with only
+# the README's install line (tools/check/fresh.sh; root, about 40 minutes)
+check-fresh:
+	@sh tools/check/fresh.sh
 
 bench: build
 	@mkdir -p turbo/results
