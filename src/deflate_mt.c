@@ -74,7 +74,8 @@
  * (slower, the same bytes).  Per thread: two job
  * slots (a copy of up to w_size + ZT_SEG + MIN_LOOKAHEAD bytes and
  * room for ZT_SYM_CAP symbols) and a scratch state (a window, prev[] and
- * head[]).  One mutex and two condition variables per stream.
+ * head[]).  The threads are a pool of the stream's (zpool.c: one mutex,
+ * a condition variable for the workers, one for the calling thread).
  *
  * What bounds the speed: the calling thread still makes every loop step,
  * tallies every symbol and codes every block, and waits for a job when the
@@ -84,24 +85,12 @@
  * jobs are run again one after the other.
  */
 
-#if defined(_WIN32) && !defined(Z_TURBO_NO_THREADS)
-   /* before deflate.h, whose Code, Dad, Freq and Len macros would break
-      declarations in <windows.h> (zthread.h needs it) */
-#  ifndef WIN32_LEAN_AND_MEAN
-#    define WIN32_LEAN_AND_MEAN
-#  endif
-#  include <windows.h>
-#endif
 #include "zutil.h"
 #include "zturbo.h"
 #include "deflate_mt.h"
-#include "deflate_opt.h"
+#include "deflate_opt.h"            /* deflateSetThreads() for 10-12 too */
 
 #ifdef ZT_THREADS
-#include "zthread.h"
-#if !defined(_WIN32) && !defined(Z_SOLO)
-#  include <unistd.h>            /* getuid() */
-#endif
 
 /* a scratch state for deflate_job_run(): one per thread */
 typedef struct {
@@ -121,17 +110,11 @@ struct zt_mt_s {
     zt_pos_t hist;          /* the session's zt_hist */
     long seg;               /* the session's segment length */
     long warm;              /* and warm-up */
-    zt_scratch *scratch;    /* [0] for the calling thread, then workers */
-    zt_thread *tids;
-    zt_thread_start *starts;
-    int nworkers;           /* started */
-    unsigned long forks;    /* zt_forks() when they were */
-    int nomore;             /* a worker could not be started */
+    zt_scratch *scratch;    /* [0] for the calling thread, [t] worker t's */
     int ready;              /* the job buffers are allocated */
-    int quit;
-    zt_mutex lock;
-    zt_cond work;           /* a job is ready, or quit */
-    zt_cond done;           /* a job is done */
+    zt_pool *pool;          /* the workers (zpool.c): a post_work() when a
+                               job is ready, a post_done() when one is
+                               done */
 #ifdef ZT_STATS
     unsigned long st_taken, st_rerun, st_made, st_replay, st_exit;
 #endif
@@ -161,27 +144,20 @@ local zt_job *ready_job(zt_mt *mt) {
     return Z_NULL;
 }
 
-/* a worker: run ready jobs until told to quit */
-local void worker(void *arg) {
-    zt_scratch *sc = (zt_scratch *)arg;
-    zt_mt *mt = sc->mt;
-    zt_job *j;
+/* worker t's task (zpool.h): run the oldest ready job, if any; lock held */
+local int take(void *owner, int t) {
+    zt_mt *mt = (zt_mt *)owner;
+    zt_job *j = ready_job(mt);
 
-    zt_lock(&mt->lock);
-    while (!mt->quit) {
-        j = ready_job(mt);
-        if (j == Z_NULL) {
-            zt_wait(&mt->work, &mt->lock);
-            continue;
-        }
-        j->state = ZT_RUNNING;
-        zt_unlock(&mt->lock);
-        deflate_job_run(&sc->ds, j);
-        zt_lock(&mt->lock);
-        j->state = ZT_DONE;
-        zt_broadcast(&mt->done);
-    }
-    zt_unlock(&mt->lock);
+    if (j == Z_NULL)
+        return 0;
+    j->state = ZT_RUNNING;
+    zt_pool_unlock(mt->pool);
+    deflate_job_run(&mt->scratch[t].ds, j);
+    zt_pool_lock(mt->pool);
+    j->state = ZT_DONE;
+    zt_pool_post_done(mt->pool);
+    return 1;
 }
 
 /* Wait until j is done, running ready jobs (j first) on the calling thread
@@ -189,21 +165,21 @@ local void worker(void *arg) {
 local void wait_done(zt_mt *mt, zt_job *j) {
     zt_job *r;
 
-    zt_lock(&mt->lock);
+    zt_pool_lock(mt->pool);
     while (j->state != ZT_DONE) {
         r = j->state == ZT_READY ? j : ready_job(mt);
         if (r == Z_NULL) {
-            zt_wait(&mt->done, &mt->lock);
+            zt_pool_wait(mt->pool);
             continue;
         }
         r->state = ZT_RUNNING;
-        zt_unlock(&mt->lock);
+        zt_pool_unlock(mt->pool);
         deflate_job_run(&mt->scratch[0].ds, r);
-        zt_lock(&mt->lock);
+        zt_pool_lock(mt->pool);
         r->state = ZT_DONE;
-        zt_broadcast(&mt->done);
+        zt_pool_post_done(mt->pool);
     }
-    zt_unlock(&mt->lock);
+    zt_pool_unlock(mt->pool);
 }
 
 /* Copy stream bytes [a, b) to dst from the caller's input, zlib's window or
@@ -266,24 +242,11 @@ local int plan_exact(deflate_state *s, zt_job *j, const zt_snap *f) {
  * current one, up to threads - 1.  A thread that cannot be started is not
  * tried again: the calling thread runs the jobs nobody takes. */
 local void more_workers(zt_mt *mt) {
-    while (!mt->nomore && mt->nworkers < mt->threads - 1 &&
-           mt->nworkers < mt->count - 1) {
-        int i = mt->nworkers;
+    int want = mt->count - 1 < mt->threads - 1 ? mt->count - 1 :
+                                                 mt->threads - 1;
 
-        if (i == 0) {
-            if (zt_fork_watch()) {
-                mt->nomore = 1;
-                break;
-            }
-            mt->forks = zt_forks();
-        }
-        mt->starts[i].fn = worker;
-        mt->starts[i].arg = &mt->scratch[i + 1];
-        if (zt_thread_create(&mt->tids[i], &mt->starts[i]))
-            mt->nomore = 1;
-        else
-            mt->nworkers++;
-    }
+    if (zt_pool_workers(mt->pool) < want)
+        (void)zt_pool_start(mt->pool, want);
 }
 
 /* Plan speculative jobs for the segments after the last live job, while
@@ -309,11 +272,11 @@ local void top_up(deflate_state *s) {
         j->start = P > j->jb + mt->warm ? P - mt->warm : j->jb;
         if (!fetch(s, prev, j->buf, j->jb, j->je))
             break;
-        zt_lock(&mt->lock);
+        zt_pool_lock(mt->pool);
         j->state = ZT_READY;
         mt->count++;
-        zt_signal(&mt->work);
-        zt_unlock(&mt->lock);
+        zt_pool_post_work(mt->pool);
+        zt_pool_unlock(mt->pool);
         more_workers(mt);       /* at once: it may start on this job */
     }
 }
@@ -322,7 +285,7 @@ local void top_up(deflate_state *s) {
 local void discard(zt_mt *mt) {
     int i, busy;
 
-    zt_lock(&mt->lock);
+    zt_pool_lock(mt->pool);
     do {
         busy = 0;
         for (i = 0; i < mt->nslots; i++) {
@@ -332,10 +295,10 @@ local void discard(zt_mt *mt) {
                 mt->slots[i].state = ZT_FREE;
         }
         if (busy)
-            zt_wait(&mt->done, &mt->lock);
+            zt_pool_wait(mt->pool);
     } while (busy);
     mt->head = mt->count = 0;
-    zt_unlock(&mt->lock);
+    zt_pool_unlock(mt->pool);
     mt->active = 0;
 }
 
@@ -399,11 +362,11 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
     deflate_snap_get(s, &f);
     if (!plan_exact(s, SLOT(mt, 0), &f))
         return 0;
-    zt_lock(&mt->lock);
+    zt_pool_lock(mt->pool);
     SLOT(mt, 0)->state = ZT_READY;
     mt->count = 1;
-    zt_signal(&mt->work);
-    zt_unlock(&mt->lock);
+    zt_pool_post_work(mt->pool);
+    zt_pool_unlock(mt->pool);
     mt->from = f;
     mt->next = 0;
     mt->active = 1;
@@ -453,16 +416,16 @@ zt_jobp ZLIB_INTERNAL deflate_mt_advance(deflate_state *s, uInt **next) {
         Assert(ok, "no input for the next job");
         (void)ok;
         deflate_job_run(&mt->scratch[0].ds, j);
-        zt_lock(&mt->lock);
+        zt_pool_lock(mt->pool);
         j->state = ZT_DONE;
         mt->count = 2;
-        zt_unlock(&mt->lock);
+        zt_pool_unlock(mt->pool);
     }
-    zt_lock(&mt->lock);
+    zt_pool_lock(mt->pool);
     old->state = ZT_FREE;
     mt->head = (mt->head + 1) % mt->nslots;
     mt->count--;
-    zt_unlock(&mt->lock);
+    zt_pool_unlock(mt->pool);
     mt->from = f;
     mt->next = 0;
     top_up(s);
@@ -609,8 +572,6 @@ local void mt_release(z_streamp strm, zt_mt *mt) {
         buffers_free(strm, mt);
     TRY_FREE(strm, mt->slots);
     TRY_FREE(strm, mt->scratch);
-    TRY_FREE(strm, mt->starts);
-    TRY_FREE(strm, mt->tids);
     ZFREE(strm, mt);
 }
 
@@ -629,27 +590,15 @@ local int mt_new(z_streamp strm, int threads) {
     mt->nslots = 2 * threads;
     mt->slots = (zt_job *)ZALLOC(strm, mt->nslots, sizeof(zt_job));
     mt->scratch = (zt_scratch *)ZALLOC(strm, threads, sizeof(zt_scratch));
-    mt->tids = (zt_thread *)ZALLOC(strm, threads, sizeof(zt_thread));
-    mt->starts = (zt_thread_start *)ZALLOC(strm, threads,
-                                           sizeof(zt_thread_start));
     if (mt->slots != Z_NULL)
         zmemzero(mt->slots, mt->nslots * sizeof(zt_job));
     if (mt->scratch != Z_NULL)
         zmemzero(mt->scratch, threads * sizeof(zt_scratch));
-    if (mt->slots == Z_NULL || mt->scratch == Z_NULL || mt->tids == Z_NULL ||
-        mt->starts == Z_NULL)
+    if (mt->slots == Z_NULL || mt->scratch == Z_NULL)
         goto fail;
-    if (zt_mutex_init(&mt->lock))
+    mt->pool = zt_pool_new(strm, threads - 1, take, mt, 0);
+    if (mt->pool == Z_NULL)
         goto fail;
-    if (zt_cond_init(&mt->work)) {
-        zt_mutex_destroy(&mt->lock);
-        goto fail;
-    }
-    if (zt_cond_init(&mt->done)) {
-        zt_cond_destroy(&mt->work);
-        zt_mutex_destroy(&mt->lock);
-        goto fail;
-    }
     s->zt_mt = mt;
     return Z_OK;
 fail:
@@ -658,94 +607,23 @@ fail:
 }
 
 /* ===========================================================================
- * fork().  The child process has only the thread that called fork(): the
- * workers of the streams it inherits are not there, and the lock or a
- * condition variable of one of those streams may have been in use by one
- * of them.  A pthread_atfork() handler counts the fork()s in the child
- * (zt_forks()), from the first time a worker is started; a stream
- * remembers the count under which its workers started.  When it differs,
- * lost() gives the stream fresh synchronisation objects and no workers:
- * jobs that a worker was running are run again by the calling thread (a
- * job's result depends only on its copy of the input and its plan, so the
- * bytes are the same), and the stream starts no more workers.  Windows has
- * no fork().
+ * fork(): a stream whose workers were started in the parent (zpool.c's
+ * watch) goes on without them: jobs that a worker was running are run again
+ * by the calling thread (a job's result depends only on its copy of the
+ * input and its plan, so the bytes are the same), and the stream starts no
+ * more workers.
  */
-#ifdef _WIN32
-unsigned long ZLIB_INTERNAL zt_forks(void) {
-    return 0;
-}
-
-int ZLIB_INTERNAL zt_fork_watch(void) {
-    return 0;
-}
-#else
-local unsigned long fork_count;
-local pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-local int fork_watched;
-
-/* in the child, which has one thread */
-local void fork_child(void) {
-    fork_count++;
-}
-
-local void fork_setup(void) {
-    fork_watched = pthread_atfork(NULL, NULL, fork_child) == 0;
-}
-
-unsigned long ZLIB_INTERNAL zt_forks(void) {
-    return fork_count;
-}
-
-/* Set up the count, once; 0 on success.  Without it no worker is started. */
-int ZLIB_INTERNAL zt_fork_watch(void) {
-    pthread_once(&fork_once, fork_setup);
-    return !fork_watched;
-}
-#endif
-
 /* s's workers, if it has any, were started in this process?  If not (we
  * are a child of fork()), forget them as above. */
 local void lost(deflate_state *s) {
     zt_mt *mt = s->zt_mt;
     int i;
 
-    if (mt == Z_NULL || mt->nworkers == 0 || mt->forks == zt_forks())
+    if (mt == Z_NULL || !zt_pool_lost(mt->pool))
         return;
-    (void)zt_mutex_init(&mt->lock);
-    (void)zt_cond_init(&mt->work);
-    (void)zt_cond_init(&mt->done);
     for (i = 0; i < mt->nslots; i++)
         if (mt->slots[i].state == ZT_RUNNING)
             mt->slots[i].state = ZT_READY;
-    mt->nworkers = 0;
-    mt->nomore = 1;
-}
-
-/* The count in ZLIB_TURBO_THREADS: a decimal number, at most
- * ZLIB_TURBO_MAX_THREADS (larger ones are taken as that); 0 when it is not
- * set, not a number, or the program runs with other rights than its
- * user's (set-user-ID or set-group-ID). */
-local int env_threads(void) {
-#ifdef Z_SOLO
-    return 0;
-#else
-    const char *e;
-    long n = 0;
-
-#  ifndef _WIN32
-    if (getuid() != geteuid() || getgid() != getegid())
-        return 0;
-#  endif
-    e = getenv("ZLIB_TURBO_THREADS");
-    if (e == NULL || *e == 0)
-        return 0;
-    for (; *e >= '0' && *e <= '9'; e++)
-        if (n <= ZLIB_TURBO_MAX_THREADS)
-            n = n * 10 + (*e - '0');
-    if (*e != 0)
-        return 0;
-    return n > ZLIB_TURBO_MAX_THREADS ? ZLIB_TURBO_MAX_THREADS : (int)n;
-#endif
 }
 
 /* Threads for a stream whose program gave it no count, from
@@ -763,7 +641,7 @@ local void auto_threads(deflate_state *s) {
         strm->total_in + strm->avail_in < (uLong)ZT_AUTO_MIN)
         return;
     s->zt_auto = 1;
-    n = env_threads();
+    n = zt_env_threads();
     if (n < 2 || zt_forks() != 0)
         return;
 #ifdef ZO_LEVELS
@@ -810,7 +688,6 @@ void ZLIB_INTERNAL deflate_mt_free(z_streamp strm) {
 #ifdef ZT_THREADS
     deflate_state *s = (deflate_state *)strm->state;
     zt_mt *mt = s->zt_mt;
-    int i;
 
     if (mt == Z_NULL)
         return;
@@ -822,15 +699,8 @@ void ZLIB_INTERNAL deflate_mt_free(z_streamp strm) {
             "%lu replays\n", mt->st_exit, mt->st_taken, mt->st_rerun,
             mt->st_made, mt->st_replay);
 #endif
-    zt_lock(&mt->lock);
-    mt->quit = 1;
-    zt_broadcast(&mt->work);
-    zt_unlock(&mt->lock);
-    for (i = 0; i < mt->nworkers; i++)
-        zt_thread_join(mt->tids[i]);
-    zt_cond_destroy(&mt->done);
-    zt_cond_destroy(&mt->work);
-    zt_mutex_destroy(&mt->lock);
+    zt_pool_free(strm, mt->pool);
+    mt->pool = Z_NULL;
     mt_release(strm, mt);
     s->zt_mt = Z_NULL;
 #else

@@ -3,22 +3,15 @@
  * For conditions of distribution and use, see the copyright notice in zlib.h
  *
  * Between deflate.c, which parses and codes, and deflate_mt.c, which plans
- * the jobs, runs the threads and keeps the copies of the input.  How the
+ * the jobs, hands them to its pool's threads (zpool.c) and keeps the copies
+ * of the input.  How the
  * two together keep zlib's bytes: deflate_mt.c's opening comment.
  */
 #ifndef DEFLATE_MT_H
 #define DEFLATE_MT_H
 
 #include "deflate.h"
-
-/* Threads are built unless Z_TURBO_NO_THREADS is defined (./configure
- * --no-threads, cmake -DZLIB_TURBO_THREADS=OFF), or the target has no 64-bit
- * integer type (stream positions are counted in 64 bits), or FASTEST (no
- * deflate_slow()).  Without them deflateSetThreads() accepts only 0 and 1.
- */
-#if !defined(Z_TURBO_NO_THREADS) && defined(Z_U8) && !defined(FASTEST)
-#  define ZT_THREADS
-#endif
+#include "zpool.h"              /* ZT_THREADS: whether threads are built */
 
 #ifdef ZT_THREADS
 
@@ -91,12 +84,6 @@ typedef struct zt_mt_s zt_mt;
  * them many times over, so that programs with many small streams run as
  * before. */
 #define ZT_AUTO_MIN (4 * ZT_SEG)
-
-/* fork(): how many this process descends through since a thread was first
- * started (0 in the process that started it), and the watch that counts
- * them (0 once it is set up) */
-unsigned long ZLIB_INTERNAL zt_forks(void);
-int ZLIB_INTERNAL zt_fork_watch(void);
 
 /* deflate.c: run job j on the scratch state js (made by deflate_mt.c with
  * the stream's geometry and the session's parameters); read or set the

@@ -28,24 +28,11 @@
  * (without them, fewer threads: the same bytes).
  */
 
-#if defined(_WIN32) && !defined(Z_TURBO_NO_THREADS)
-   /* before deflate.h, whose Code, Dad, Freq and Len macros would break
-      declarations in <windows.h> (zthread.h needs it) */
-#  ifndef WIN32_LEAN_AND_MEAN
-#    define WIN32_LEAN_AND_MEAN
-#  endif
-#  include <windows.h>
-#endif
 #include "deflate_opt.h"
-#include "deflate_mt.h"             /* ZT_THREADS */
+#include "zpool.h"                  /* ZT_THREADS, the threads */
 #include "zturbo.h"
 
 #ifdef ZO_LEVELS
-
-#ifdef ZT_THREADS
-#  define ZT_TICKETS                /* zt_peek(), zt_bump(): spinning waits */
-#  include "zthread.h"
-#endif
 
 /* A segment to compress and, once compressed, its blocks and items. */
 typedef struct {
@@ -59,12 +46,6 @@ typedef struct {
 } zo_plan;
 
 #define ZO_JOBS_PER_THREAD 3    /* segments per batch: evens out their cost */
-
-struct zo_state_s;
-typedef struct {
-    struct zo_state_s *z;
-    int t;                      /* its context */
-} zo_warg;
 
 struct zo_state_s {
     /* input: in[0 .. have), new bytes from cur, the window from hstart */
@@ -84,16 +65,10 @@ struct zo_state_s {
     int level, strategy;        /* of the batch */
     uInt wsize;
 #ifdef ZT_THREADS
-    int nthreads;               /* threads started */
-    unsigned long forks;        /* zt_forks() when they were */
-    zt_thread tids[ZLIB_TURBO_MAX_THREADS];
-    zt_thread_start starts[ZLIB_TURBO_MAX_THREADS];
-    zo_warg wargs[ZLIB_TURBO_MAX_THREADS];
-    zt_mutex lock;
-    zt_cond work;               /* any change: jobs, parts, done, quit */
-    zt_ticket ticket;           /* bumped at each of them */
-    int locks;                  /* lock and work are initialised */
-    int next, njobs, ndone, quit;
+    zt_pool *pool;              /* the threads (zpool.c; waits spin): worker
+                                   t works on ctx[t]; any change is a
+                                   zt_pool_post() */
+    int next, njobs, ndone;
     int pooled;                 /* the batch runs on the threads */
     int nparts;                 /* parts offered and not taken */
     zo_part *parts[ZLIB_TURBO_MAX_THREADS];
@@ -339,36 +314,8 @@ int ZLIB_INTERNAL zo_init(deflate_state *s) {
  * a thread with no segment left takes a part another one offered.
  */
 #ifdef ZT_THREADS
-#ifndef ZO_SPIN_READS
-#  define ZO_SPIN_READS 3000    /* about 1 ms (sched_yield(): 0.3 us) */
-#endif
-
-/* With the lock held: announce a change to every thread waiting. */
-local void post(struct zo_state_s *z) {
-    zt_bump(&z->ticket);
-    zt_broadcast(&z->work);
-}
-
-/* With the lock held: wait for the next change (post()), or return
-   earlier; the lock is held again.  A thread that waits is most often
-   woken within a millisecond (the serial work between two parallel
-   steps, or the other half of a step), and waking a sleeping thread
-   takes tens to hundreds of microseconds (an idle CPU, a virtual one most
-   of all): so first it reads the ticket, yielding, for about that long. */
-local void wait_post(struct zo_state_s *z) {
-#ifdef ZT_SPIN
-    unsigned long t0 = zt_peek(&z->ticket);
-    int i;
-    zt_unlock(&z->lock);
-    for (i = 0; i < ZO_SPIN_READS && zt_peek(&z->ticket) == t0; i++)
-        zt_yield();
-    zt_lock(&z->lock);
-    if (zt_peek(&z->ticket) == t0)
-        zt_wait(&z->work, &z->lock);
-#else
-    zt_wait(&z->work, &z->lock);
-#endif
-}
+#define post(z) zt_pool_post((z)->pool)
+#define wait_post(z) zt_pool_wait((z)->pool)
 
 #define ZO_OFFERED 1
 #define ZO_TAKEN 2
@@ -386,9 +333,9 @@ local int help(struct zo_state_s *z, int t) {
         z->parts[i - 1] = z->parts[i];
     z->nparts--;
     p->state = ZO_TAKEN;
-    zt_unlock(&z->lock);
+    zt_pool_unlock(z->pool);
     zo_part_run(p, z->ctx[t]);
-    zt_lock(&z->lock);
+    zt_pool_lock(z->pool);
     p->state = ZO_DONE;
     post(z);
     return 1;
@@ -397,18 +344,18 @@ local int help(struct zo_state_s *z, int t) {
 /* c's part 1, for the first thread that has nothing else to do. */
 local void part_offer(zo_ctx *c) {
     struct zo_state_s *z = (struct zo_state_s *)c->team;
-    zt_lock(&z->lock);
+    zt_pool_lock(z->pool);
     c->part->state = ZO_OFFERED;
     z->parts[z->nparts++] = c->part;
     post(z);
-    zt_unlock(&z->lock);
+    zt_pool_unlock(z->pool);
 }
 
 /* c's part 1 done: run here if still offered, else wait for it. */
 local void part_finish(zo_ctx *c) {
     struct zo_state_s *z = (struct zo_state_s *)c->team;
     zo_part *p = c->part;
-    zt_lock(&z->lock);
+    zt_pool_lock(z->pool);
     if (p->state == ZO_OFFERED) {
         int i = 0;
         while (z->parts[i] != p)
@@ -417,74 +364,50 @@ local void part_finish(zo_ctx *c) {
             z->parts[i - 1] = z->parts[i];
         z->nparts--;
         p->state = ZO_TAKEN;
-        zt_unlock(&z->lock);
+        zt_pool_unlock(z->pool);
         zo_part_run(p, c);
-        zt_lock(&z->lock);
+        zt_pool_lock(z->pool);
         p->state = ZO_DONE;
     }
     while (p->state != ZO_DONE)
         wait_post(z);
-    zt_unlock(&z->lock);
+    zt_pool_unlock(z->pool);
 }
 
-local void worker(void *arg) {
-    struct zo_state_s *z = ((zo_warg *)arg)->z;
-    int t = ((zo_warg *)arg)->t;
-    zt_lock(&z->lock);
-    for (;;) {
-        int j;
-        while (!z->quit && (z->next >= z->njobs || t >= z->nctx) &&
-               z->nparts == 0)
-            wait_post(z);
-        if (z->quit)
-            break;
-        if (z->next >= z->njobs || t >= z->nctx) {
-            help(z, t);
-            continue;
-        }
-        j = z->next++;
-        zt_unlock(&z->lock);
-        run_job(z, t, j);
-        zt_lock(&z->lock);
-        z->plans[j].done = 1;
-        z->ndone++;
-        post(z);
-    }
-    zt_unlock(&z->lock);
+/* Worker t's task (zpool.h), the lock held: the next segment, if there is
+   one and a context for it, else a part offered, if any. */
+local int take(void *owner, int t) {
+    struct zo_state_s *z = (struct zo_state_s *)owner;
+    int j;
+    if (z->next >= z->njobs || t >= z->nctx)
+        return help(z, t);
+    j = z->next++;
+    zt_pool_unlock(z->pool);
+    run_job(z, t, j);
+    zt_pool_lock(z->pool);
+    z->plans[j].done = 1;
+    z->ndone++;
+    post(z);
+    return 1;
 }
 
 /* Forget the threads if they were started in the parent of a fork() (see
-   deflate_mt.c): between deflate() calls they only wait for work, and
-   another batch runs on the calling thread. */
+   zpool.c): between deflate() calls they only wait for work, and another
+   batch runs on the calling thread. */
 local void threads_lost(struct zo_state_s *z) {
-    if (z->nthreads == 0 || z->forks == zt_forks())
+    if (z->pool == Z_NULL || !zt_pool_lost(z->pool))
         return;
-    (void)zt_mutex_init(&z->lock);
-    (void)zt_cond_init(&z->work);
-    z->nthreads = 0;
-    z->quit = 0;
     z->next = z->njobs = z->ndone = 0;
     z->nparts = 0;
     z->pooled = 0;
 }
 
 local void threads_stop(z_streamp strm, struct zo_state_s *z) {
-    int i;
-    (void)strm;
-    if (!z->locks)
+    if (z->pool == Z_NULL)
         return;
     threads_lost(z);
-    zt_lock(&z->lock);
-    z->quit = 1;
-    post(z);
-    zt_unlock(&z->lock);
-    for (i = 0; i < z->nthreads; i++)
-        zt_thread_join(z->tids[i]);
-    z->nthreads = 0;
-    zt_cond_destroy(&z->work);
-    zt_mutex_destroy(&z->lock);
-    z->locks = 0;
-    z->quit = 0;
+    zt_pool_free(strm, z->pool);
+    z->pool = Z_NULL;
 }
 #endif
 
@@ -511,9 +434,9 @@ local void run_segments(struct zo_state_s *z, int k, zo_bits *w) {
     for (j = 0; j < k; j++)
         z->plans[j].done = 0;
 #ifdef ZT_THREADS
-    if (z->nthreads > 0) {
+    if (z->pool != Z_NULL && zt_pool_workers(z->pool) > 0) {
         int wrote = 0;
-        zt_lock(&z->lock);
+        zt_pool_lock(z->pool);
         z->next = 0;
         z->njobs = k;
         z->ndone = 0;
@@ -521,16 +444,16 @@ local void run_segments(struct zo_state_s *z, int k, zo_bits *w) {
         post(z);
         for (;;) {
             if (wrote < k && z->plans[wrote].done) {
-                zt_unlock(&z->lock);
+                zt_pool_unlock(z->pool);
                 write_plan(z, w, wrote++);
-                zt_lock(&z->lock);
+                zt_pool_lock(z->pool);
                 continue;
             }
             if (z->next < z->njobs) {
                 j = z->next++;
-                zt_unlock(&z->lock);
+                zt_pool_unlock(z->pool);
                 run_job(z, 0, j);
-                zt_lock(&z->lock);
+                zt_pool_lock(z->pool);
                 z->plans[j].done = 1;
                 z->ndone++;
                 post(z);
@@ -544,7 +467,7 @@ local void run_segments(struct zo_state_s *z, int k, zo_bits *w) {
         z->njobs = 0;
         z->next = 0;
         z->pooled = 0;
-        zt_unlock(&z->lock);
+        zt_pool_unlock(z->pool);
         return;
     }
 #endif
@@ -632,8 +555,8 @@ local void grow(deflate_state *s, int flush) {
         z->nplan = np;
         /* the new contexts in place of helpers' (their threads wait for
            work, and read nctx with the lock held) */
-        if (z->locks)
-            zt_lock(&z->lock);
+        if (z->pool != Z_NULL)
+            zt_pool_lock(z->pool);
         for (i = n0; i < n; i++) {
             zo_ctx *old = i < z->nhelp ? z->ctx[i] : Z_NULL;
             z->ctx[i] = c[i];
@@ -642,38 +565,17 @@ local void grow(deflate_state *s, int flush) {
         z->nctx = n;
         if (z->nhelp < n)
             z->nhelp = n;
-        if (z->locks)
-            zt_unlock(&z->lock);
+        if (z->pool != Z_NULL)
+            zt_pool_unlock(z->pool);
         for (i = n0; i < n; i++)
             ctx_free(strm, c[i]);
     }
-    {
-        int n = z->nhelp;
-        if (!z->locks) {
-            if (zt_mutex_init(&z->lock))
-                return;         /* no threads: the batches run in turn */
-            if (zt_cond_init(&z->work)) {
-                zt_mutex_destroy(&z->lock);
-                return;
-            }
-            z->locks = 1;
-        }
-        while (z->nthreads < n - 1) {
-            int i = z->nthreads;
-            if (i == 0) {
-                if (zt_fork_watch())
-                    break;
-                z->forks = zt_forks();
-            }
-            z->wargs[i].z = z;
-            z->wargs[i].t = i + 1;
-            z->starts[i].fn = worker;
-            z->starts[i].arg = &z->wargs[i];
-            if (zt_thread_create(&z->tids[i], &z->starts[i]))
-                break;
-            z->nthreads++;
-        }
+    if (z->pool == Z_NULL) {
+        z->pool = zt_pool_new(strm, ZLIB_TURBO_MAX_THREADS - 1, take, z, 1);
+        if (z->pool == Z_NULL)
+            return;             /* no threads: the batches run in turn */
     }
+    (void)zt_pool_start(z->pool, z->nhelp - 1);
 #endif
 }
 
