@@ -14,6 +14,9 @@
 #                     (tools/check/cross.sh; each target a step, SKIP
 #                     without its toolchain; CROSS_TARGETS="arm64 s390x"
 #                     for fewer)
+#   make check-quick  the edit-test loop (under 3 minutes): series, docs,
+#                     interface, the differential suite on a sample, tables,
+#                     checksums, the level switch
 #   make check-fresh  make and make check on a fresh Debian 12 root with only
 #                     the README's install line (tools/check/fresh.sh; root)
 #   make check-windows  the same for 64-bit Windows (mingw-w64, its threads,
@@ -81,7 +84,7 @@ export ZLIB_TARBALL ZLIB_SRC
 # what configure is given; a change reconfigures both trees
 CONF_ENV = CC="$(CC)" $(if $(strip $(CFLAGS)),CFLAGS="$(CFLAGS)")
 
-.PHONY: all build demo check check-fresh check-cross check-windows check-variants check-clients fuzz refresh reset-tree install dist deb check-deb \
+.PHONY: all build demo check check-quick check-fresh check-cross check-windows check-variants check-clients fuzz refresh reset-tree install dist deb check-deb \
         bench bench-threads bench-optimal version clean distclean FORCE
 
 all: build demo
@@ -181,6 +184,14 @@ deb: dist
 
 check-deb: deb
 	@sh tools/check/deb.sh $(VERSION)
+
+# the edit-test loop, under 3 minutes on 2 cores: the series and the docs,
+# the interface, the differential suite on a sample, the table and checksum
+# checks, the level switch (tools/check.sh names each step)
+check-quick: build
+	@sh tools/check.sh patch-series docs interface build-differential-suite \
+	    differential-sample checksums-exhaustive inflate-table-same \
+	    crc32-fold-constants max-level
 
 # make and make check on a fresh Debian 12 root (mmdebstrap minbase) with only
 # the README's install line (tools/check/fresh.sh; root, about 40 minutes)

@@ -157,8 +157,9 @@ gtest_step() {
     fi
 }
 
-# the steps that run GoogleTest programs (counted test by test)
-GTEST_STEPS="differential-suite threads-small-segments threads-tsan optimal-small-segments"
+# the steps that run GoogleTest programs (counted test by test);
+# differential-sample is make check-quick's, not make check's
+GTEST_STEPS="differential-suite differential-sample threads-small-segments threads-tsan optimal-small-segments"
 
 # only the steps named
 if [ $# -gt 0 ]; then
@@ -180,10 +181,13 @@ step zlib-test-turbo zlib-test "$TUR"
 step infcover-turbo
 step interface
 step patch-series
+step docs
 step fetch-verifies
 step cmake-turbo
 step build-differential-suite
-for s in $GTEST_STEPS; do gtest_step "$s"; done
+for s in differential-suite threads-small-segments threads-tsan optimal-small-segments; do
+    gtest_step "$s"
+done
 step checksums-exhaustive
 step inflate-table-same
 for f in turbo/tests/fuzz/fuzz_*.c; do
