@@ -4,6 +4,10 @@
 Fails, naming each drift, when:
   - turbo/TECHNIQUES.md's technique sections ("## name") are not the
     techniques of patches/series, in the series' order;
+  - a patch's message has a subject over 72 characters, not exactly one
+    line "Why the output stays identical:", or (a checksum, deflate- or
+    inflate- technique) no "Results:" line, or cites a record that does not
+    exist;
   - a test name cited in a doc (`Suite.Name`, `Suite.*`) is not a
     GoogleTest test (or suite) of turbo/tests/*.cpp;
   - a mutant count cited ("N mutants") is not the number of
@@ -65,6 +69,29 @@ if sections != series:
     bad(msg)
 else:
     print("TECHNIQUES.md: %d sections in the series' order" % len(sections))
+
+# ---- patch messages: the identity argument under one heading, and each
+# speed technique's records (checksums, deflate-*, inflate-*)
+nres = 0
+for name in series:
+    t = text("patches/%s.patch" % name)
+    msg = t[:t.find("\ndiff --git ")] if "\ndiff --git " in t else t
+    subj = re.search(r"^Subject: \[PATCH\] (.*(?:\n .*)*)", msg, re.M)
+    if subj and len(" ".join(subj.group(1).split("\n "))) > 72:
+        bad("patches/%s.patch: subject longer than 72 characters" % name)
+    if len(re.findall(r"^Why the output stays identical:$", msg, re.M)) != 1:
+        bad("patches/%s.patch: no (or more than one) line 'Why the output "
+            "stays identical:'" % name)
+    res = re.findall(r"^Results: (.*)$", msg, re.M)
+    if re.match(r"^(adler32-|crc32-|checksums-|deflate-|inflate-)", name) \
+            and not res:
+        bad("patches/%s.patch: a speed technique with no 'Results:' line" % name)
+    for line in res:
+        for r in line.split(", "):
+            nres += 1
+            if not os.path.exists(r.strip()):
+                bad("patches/%s.patch: Results: %s does not exist" % (name, r))
+print("patch messages: %d, %d records cited" % (len(series), nres))
 
 # ---- test names
 tests, suites = set(), set()
