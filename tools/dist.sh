@@ -3,9 +3,12 @@
 #
 # Writes NAME.tar.gz at the repository's top: the patched tree as committed in
 # TREE (zlib 1.3.2 + our files + the patch series; no build products), with
-# zlib-turbo's own folder turbo/ (tests, benchmarks, results, TECHNIQUES.md)
-# and the patch series itself under turbo/patches/ for reference.  It builds
-# and tests on its own: ./configure && make test && make install.
+# zlib-turbo's own folder turbo/ (tests, benchmarks, TECHNIQUES.md) and the
+# patch series itself under turbo/patches/ for reference.  turbo/results/
+# (the records of measurements) stays in the repository: nothing the build or
+# the tests use lives there.  This tarball is also the Debian orig tarball
+# (tools/deb.sh).  It builds and tests on its own: ./configure && make test
+# && make install.
 set -eu
 TREE=${1:?usage: dist.sh TREE NAME}
 NAME=${2:?usage: dist.sh TREE NAME}
@@ -22,6 +25,7 @@ git -C "$TREE" archive --format=tar HEAD | tar -xf - -C "$WORK/$NAME"
 (cd "$TOP" && git ls-files -co --exclude-standard -- turbo patches) |
 while IFS= read -r f; do
     [ -f "$TOP/$f" ] || continue        # tracked but deleted in the work tree
+    case "$f" in turbo/results/*) continue ;; esac     # records, not shipped
     case "$f" in patches/*) d="turbo/$f" ;; *) d="$f" ;; esac
     mkdir -p "$WORK/$NAME/$(dirname "$d")"
     cp -p "$TOP/$f" "$WORK/$NAME/$d"

@@ -1,11 +1,16 @@
 #!/bin/sh
 # dist.sh -- make dist writes zlib-turbo-$VERSION.tar.gz, which builds,
-# tests and installs on its own in an empty folder
+# tests and installs on its own in an empty folder and leaves the records of
+# turbo/results/ out (the release and Debian orig tarball)
 set -eu
 t=zlib-turbo-$VERSION.tar.gz
 rm -f "$t"
 $MAKE -s dist
 [ -f "$t" ] || { echo "make dist did not write $t"; exit 1; }
+if tar -tzf "$t" | grep -q "^zlib-turbo-$VERSION/turbo/results\(/\|\$\)"; then
+    echo "$t holds turbo/results/ (the records stay in the repository)"
+    exit 1
+fi
 d=$LOG/dist
 rm -rf "$d"
 mkdir -p "$d"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# sets.sh REPS "name:level ..." : per corpus set (SETS, default all four), sum over files of
-# min-of-REPS CPU seconds, compressors interleaved per file (./zrun-NAME, one process per file)
+# optimal_perfile_sets.sh REPS "name:level ..." -- per corpus set (SETS, default all four), bytes
+# and the sum over files of min-of-REPS CPU seconds, the zrun-NAME builds (optimal_perfile_build.sh,
+# in the current folder) interleaved per file, one process per file.  Behind
+# turbo/results/2026-12-02-{l10speed,l10b}/ and turbo/results/optimal-l10-2026-12-02{,-final}.txt.
 R=$1; LIST=$2
 C=${ZT_CORPUS:-/work/shared/corpus}
 for set in ${SETS:-canterbury calgary large mixed}; do

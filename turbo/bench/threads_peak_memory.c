@@ -1,3 +1,7 @@
+/* threads_peak_memory.c -- mem THREADS KIB: the memory of level 12 with threads, through a
+   counting zalloc: what deflateInit() allocates and the peak of one deflate(Z_FINISH) of KIB KiB
+   of generated input with deflateSetThreads(strm, THREADS).  Built as mem (as threads_one_vs_two.c);
+   the driver behind the memory numbers of turbo/results/2026-12-03-parts/ and 2026-12-03-waits/. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

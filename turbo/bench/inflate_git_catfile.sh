@@ -1,5 +1,8 @@
 #!/bin/bash
-# git cat-file --batch on pristine, zlib-turbo before (old) and after (new), alternated
+# inflate_git_catfile.sh -- git cat-file --batch (user and system seconds, sha256 of the output)
+# with pristine zlib (ref), zlib-turbo before (old) and after (new) by LD_LIBRARY_PATH, alternated,
+# ROUNDS rounds (default 5); the repository, object list and builds are the paths set below.
+# Behind turbo/results/2026-12-03-tail/git-catfile-3way.txt and 2026-12-03-adler/git-catfile-3way-raw.txt.
 R=/work/.mirror/git+git/repo
 L=/tmp/x/objlist
 ROUNDS=${ROUNDS:-5}

@@ -1,3 +1,8 @@
+/* threads_one_vs_two.c -- rs LEVEL REPS FILE...: deflateSetThreads(), a set of files at LEVEL,
+   each file a new stream, with one thread then two, interleaved per repetition; prints the least
+   time of each and their ratio.  Built as rs: cc -O2 -I build/zlib-turbo -I src
+   turbo/bench/threads_one_vs_two.c build/zlib-turbo/libz.a -lpthread -o rs.  The driver behind
+   turbo/results/2026-12-03-parts/, 2026-12-03-waits/ and 2026-12-03-zen5/optimal12-threads-*-rs.txt. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

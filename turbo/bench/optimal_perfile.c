@@ -1,5 +1,8 @@
-/* zrun: compress files with zlib-turbo level L (raw) or libdeflate 12 (L=0);
-   print per file: size crc32-of-output; with REPS env, time best-of. */
+/* optimal_perfile.c -- levels 10-12 file by file: zrun-NAME LEVEL FILE... compresses each FILE
+   as one raw deflate stream at zlib-turbo LEVEL (0: libdeflate 12), prints its size, output
+   CRC-32 and least CPU seconds of REPS runs (env; MAXB=N: first N bytes only). Built as zrun-NAME
+   by optimal_perfile_build.sh; the driver behind turbo/results/2026-12-02-{l10speed,l10b,l10c,
+   sweep,minima}/ and turbo/results/optimal-l10-2026-12-02{,-final}.txt. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>

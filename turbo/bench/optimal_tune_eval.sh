@@ -1,9 +1,9 @@
 #!/bin/sh
-# eval.sh ZRUN LEVEL [VAR=value ...]: raw deflate bytes and CPU seconds per set
-# (canterbury, calgary, large, mix1m = the first MiB of each mixed file, made
-# in ./mix by this script), one stream per file.  ZRUN is a zrun binary built
-# by ../2026-12-02-l10speed/build.sh (level 0: libdeflate 12); VAR=value
-# settings go to its environment (ZO_CF, ZO_SWP, ... in a -DZO_TUNE build).
+# optimal_tune_eval.sh ZRUN LEVEL [VAR=value ...] -- raw deflate bytes and CPU seconds per set
+# (canterbury, calgary, large, mix1m = the first MiB of each mixed file, made in ./mix), one
+# stream per file; ZRUN from optimal_perfile_build.sh (level 0: libdeflate 12), VAR=value to its
+# environment (ZO_CF, ZO_SWP, ... in a -DZO_TUNE build).  Behind turbo/results/2026-12-02-sweep/
+# and the configuration table of turbo/results/2026-12-02-minima/.
 C=${ZT_CORPUS:-/work/shared/corpus}
 Z=$1; L=$2; shift 2
 mkdir -p mix

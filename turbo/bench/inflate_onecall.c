@@ -1,3 +1,8 @@
+/* inflate_onecall.c -- drv FILE.zz|FILE.gz N: one inflate(Z_FINISH) of the whole stream, N
+   times; prints the MB/s of the fastest.  Built per library as drv-NAME (gcc -O2 -I TREE
+   turbo/bench/inflate_onecall.c TREE/libz.a -o drv-NAME), alternated by inflate_onecall_ab.sh.
+   The driver behind turbo/results/2026-12-02-simdcopies/, 2026-12-02-lenx/drv-vs-zlibng.txt
+   and the probes and instruction counts of turbo/results/2026-12-03-xeon/. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
