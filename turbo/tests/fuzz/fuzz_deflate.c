@@ -24,80 +24,13 @@
  * plus ASan and UBSan).
  * One fuzz target per API: this one is deflate's.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "zapi.h"
-
-#define CHECK(c, what) do { if (!(c)) { \
-    fprintf(stderr, "fuzz_deflate: difference: %s (line %d)\n", what, \
-            __LINE__); abort(); } } while (0)
-
-/* a small deterministic generator, seeded from the fuzzer's bytes */
-static uint64_t rng;
-static unsigned rnd(unsigned n) {
-    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-    return n ? (unsigned)((rng >> 11) % n) : 0;
-}
+#define FUZZ_NAME "fuzz_deflate"
+#define FUZZ_STEP 0
+#include "fuzz_deflate_pair.h"
 
 #define OUTCAP (1u << 20)
 static unsigned char *obuf_r, *obuf_t;   /* each side's compressed stream */
 static size_t olen;                      /* both sides must agree */
-
-typedef struct { z_stream r, t; int live; } pair;
-
-/* Both libraries get zeroed memory.  zlib 1.3.2 itself can make output
- * depend on memory it never wrote: after deflateCopy() (which copies the
- * window up to high_water and pending_buf from pending_out on) some streams
- * send bytes of the copy's fresh allocations (found by this fuzzer with
- * pristine zlib on both sides, valgrind: "uninitialised value ... created by
- * deflateCopy").  With malloc() the two sides would differ there for no
- * fault of either; with calloc() both read zeros.  zlib-turbo's deflateCopy()
- * now copies all of pending_buf (patch 0015), but the cause, deflatePrime()
- * misplacing its bits while output is pending, is zlib's and is kept in
- * both libraries (it can even read past pending_buf), and pristine's copy
- * still reads its own fresh memory: so both sides keep zeroed memory. */
-static voidpf zero_alloc(voidpf opaque, uInt items, uInt size) {
-    (void)opaque;
-    return calloc(items, size);
-}
-static void zero_free(voidpf opaque, voidpf address) {
-    (void)opaque;
-    free(address);
-}
-
-static void same_msg(const char *a, const char *b) {
-    CHECK((a == NULL) == (b == NULL), "msg set");
-    if (a) CHECK(strcmp(a, b) == 0, "msg text");
-}
-
-/* compare the two streams' visible state after a call */
-static void compare(pair *p, int rr, int rt, const unsigned char *in) {
-    unsigned pr, pt;
-    int br, bt, ur, ut;
-    CHECK(rr == rt, "return code");
-    CHECK(p->r.avail_in == p->t.avail_in, "avail_in");
-    CHECK(p->r.next_in - in == p->t.next_in - in, "next_in");
-    CHECK(p->r.total_in == p->t.total_in, "total_in");
-    CHECK(p->r.avail_out == p->t.avail_out, "avail_out");
-    CHECK(p->r.total_out == p->t.total_out, "total_out");
-    CHECK(p->r.adler == p->t.adler, "adler");
-    CHECK(p->r.data_type == p->t.data_type, "data_type");
-    same_msg(p->r.msg, p->t.msg);
-    rr = zapi_ref.deflatePending(&p->r, &pr, &br);
-    rt = zapi_tur.deflatePending(&p->t, &pt, &bt);
-    CHECK(rr == rt, "deflatePending rc");
-    if (rr == Z_OK) {
-        CHECK(pr == pt, "deflatePending pending");
-        CHECK(br == bt, "deflatePending bits");
-    }
-    rr = zapi_ref.deflateUsed(&p->r, &ur);
-    rt = zapi_tur.deflateUsed(&p->t, &ut);
-    CHECK(rr == rt, "deflateUsed rc");
-    if (rr == Z_OK) CHECK(ur == ut, "deflateUsed bits");
-}
 
 /* one deflate() on both with the same slices; returns its rc */
 static int step(pair *p, const unsigned char *in, size_t *pos, size_t len,
@@ -114,7 +47,7 @@ static int step(pair *p, const unsigned char *in, size_t *pos, size_t len,
     before = p->r.avail_out;
     rr = zapi_ref.deflate(&p->r, flush);
     rt = zapi_tur.deflate(&p->t, flush);
-    compare(p, rr, rt, in);
+    compare(p, rr, rt);
     if (memcmp(obuf_r + olen, obuf_t + olen, before - p->r.avail_out)) {
         size_t k = 0;
         while (obuf_r[olen + k] == obuf_t[olen + k]) k++;
@@ -155,7 +88,7 @@ static void set_dictionary(pair *p, const unsigned char *dict, unsigned dlen,
         rt = zapi_tur.deflateUseDictionary(&p->t, *zd);
     else
         rt = zapi_tur.deflateSetDictionary(&p->t, dict, dlen);
-    compare(p, rr, rt, buf);
+    compare(p, rr, rt);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -238,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 p->r.avail_in = p->t.avail_in = (unsigned)rnd((unsigned)(len - pos + 1));
                 rr = zapi_ref.deflateParams(&p->r, l, st);
                 rt = zapi_tur.deflateParams(&p->t, l, st);
-                compare(p, rr, rt, buf);
+                compare(p, rr, rt);
                 CHECK(memcmp(obuf_r + olen, obuf_t + olen,
                              before - p->r.avail_out) == 0, "params bytes");
                 olen += before - p->r.avail_out;
@@ -258,12 +191,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (pend) continue;
             rr = zapi_ref.deflatePrime(&p->r, bits, value);
             rt = zapi_tur.deflatePrime(&p->t, bits, value);
-            compare(p, rr, rt, buf);
+            compare(p, rr, rt);
         } else if (op == 2) {                /* deflateTune */
             int g = rnd(40), l = rnd(300), n = rnd(300), c = rnd(5000);
             rr = zapi_ref.deflateTune(&p->r, g, l, n, c);
             rt = zapi_tur.deflateTune(&p->t, g, l, n, c);
-            compare(p, rr, rt, buf);
+            compare(p, rr, rt);
         } else if (op == 3) {                /* deflateCopy, continue on copies */
             pair *c = p == &slots[0] ? &slots[1] : &slots[0];
             memset(c, 0, sizeof *c);
@@ -279,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         } else if (op == 4 && rnd(4) == 0) { /* deflateReset: a new stream */
             rr = zapi_ref.deflateReset(&p->r);
             rt = zapi_tur.deflateReset(&p->t);
-            compare(p, rr, rt, buf);
+            compare(p, rr, rt);
             olen = 0;
             if (dict && rnd(2))
                 set_dictionary(p, dict, dlen, &zd, rnd(2), buf);

@@ -44,21 +44,13 @@
  * -fsanitize=fuzzer plus ASan and UBSan).  turbo/tests/cross/zthreads.c
  * drives this same function (without libFuzzer) on other targets.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "zapi.h"
+#define FUZZ_NAME "fuzz_deflate_threads"
+#define FUZZ_STEP cur_step
+static int cur_step;                     /* for the messages */
+#include "fuzz_deflate_pair.h"
 
 /* zlib-turbo's deflateSetThreads(), renamed by mkzobj.sh (not in zapi) */
 extern int tur_deflateSetThreads(z_streamp strm, int threads);
-
-#define CHECK(c, what) do { if (!(c)) { \
-    fprintf(stderr, "fuzz_deflate_threads: difference: %s (line %d, " \
-            "step %d)\n", what, __LINE__, cur_step); abort(); } } while (0)
-
-static int cur_step;                     /* for the messages */
 
 /* FUZZ_TRACE=1 in the environment: each call on stderr, to follow a
  * regression input step by step */
@@ -67,31 +59,10 @@ static int tracing = -1;
     if (tracing) { fprintf(stderr, "step %d: ", cur_step); fprintf args; } } while (0)
 unsigned long fuzz_deflate_threads_calls;   /* deflate() calls compared */
 
-/* a small deterministic generator, seeded from the fuzzer's bytes; at most
- * one call of it in an expression whose order C leaves open (arguments,
- * both sides of =), so that an input makes the same plan on every target */
-static uint64_t rng;
-static unsigned rnd(unsigned n) {
-    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-    return n ? (unsigned)((rng >> 11) % n) : 0;
-}
-
 #define OUTCAP (1u << 20)
 #define MAXLEN 600000
 static unsigned char *obuf_r, *obuf_t;   /* each side's compressed stream */
 static size_t olen;                      /* both sides must agree */
-
-typedef struct { z_stream r, t; } pair;
-
-/* zeroed memory on both sides, as in fuzz_deflate.c (deflateCopy()) */
-static voidpf zero_alloc(voidpf opaque, uInt items, uInt size) {
-    (void)opaque;
-    return calloc(items, size);
-}
-static void zero_free(voidpf opaque, voidpf address) {
-    (void)opaque;
-    free(address);
-}
 
 /* zlib-turbo's allocator can be told to fail: the fail_at'th allocation
  * from now (1 the next one) returns Z_NULL; 0 never */
@@ -102,37 +73,6 @@ static voidpf tur_alloc(voidpf opaque, uInt items, uInt size) {
         return Z_NULL;
     }
     return zero_alloc(opaque, items, size);
-}
-
-static void same_msg(const char *a, const char *b) {
-    CHECK((a == NULL) == (b == NULL), "msg set");
-    if (a) CHECK(strcmp(a, b) == 0, "msg text");
-}
-
-/* compare the two streams' visible state after a call */
-static void compare(pair *p, int rr, int rt) {
-    unsigned pr, pt;
-    int br, bt, ur, ut;
-    CHECK(rr == rt, "return code");
-    CHECK(p->r.avail_in == p->t.avail_in, "avail_in");
-    CHECK(p->r.next_in == p->t.next_in, "next_in");
-    CHECK(p->r.total_in == p->t.total_in, "total_in");
-    CHECK(p->r.avail_out == p->t.avail_out, "avail_out");
-    CHECK(p->r.total_out == p->t.total_out, "total_out");
-    CHECK(p->r.adler == p->t.adler, "adler");
-    CHECK(p->r.data_type == p->t.data_type, "data_type");
-    same_msg(p->r.msg, p->t.msg);
-    rr = zapi_ref.deflatePending(&p->r, &pr, &br);
-    rt = zapi_tur.deflatePending(&p->t, &pt, &bt);
-    CHECK(rr == rt, "deflatePending rc");
-    if (rr == Z_OK) {
-        CHECK(pr == pt, "deflatePending pending");
-        CHECK(br == bt, "deflatePending bits");
-    }
-    rr = zapi_ref.deflateUsed(&p->r, &ur);
-    rt = zapi_tur.deflateUsed(&p->t, &ut);
-    CHECK(rr == rt, "deflateUsed rc");
-    if (rr == Z_OK) CHECK(ur == ut, "deflateUsed bits");
 }
 
 static void same_bytes(size_t n, const char *what) {
