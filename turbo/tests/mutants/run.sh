@@ -16,6 +16,15 @@
 #   Env: VAR=value ...      environment of the test run
 #   Needs: simd             skipped where the CPU lacks PCLMULQDQ, SSE4.1
 #                           or AVX2 (the --simd build)
+#   Command: CMD            instead of Filter and Tests: a shell command,
+#                           run at the repository's top with TREE (the
+#                           mutated sources: TREE_OR_LIB's *.c, *.h and
+#                           cmd/*.c), REF, ZINC and TUR_LIB (the unmutated
+#                           TREE's libz.a) in its environment; caught when
+#                           it exits non-zero but 77 (77: it could not run
+#                           here, a SKIP); for a file the suite cannot
+#                           reach: src/zsimd.c's dispatch, the zturbo
+#                           command
 #
 # First every patch is applied to a copy of TUR_TREE's sources (patch -p1,
 # no fuzz): one that no longer applies fails the run at once, before anything
@@ -48,6 +57,7 @@ TREE=$(cd "${3:?usage: run.sh OUTDIR REF TUR_TREE ZINC [MUTANT...]}" && pwd) || 
 ZINC=${4:?usage: run.sh OUTDIR REF TUR_TREE ZINC [MUTANT...]}
 shift 4
 HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../.." && pwd)
 TESTS_DIR=$(cd "$HERE/.." && pwd)
 MAKE=${MAKE:-make}
 JOBS=${JOBS:-2}
@@ -79,8 +89,9 @@ simd_cpu() {
 }
 
 # the library sources of the tree (what pair.sh objs compiles, and headers)
-mkdir -p "$OUT/src"
+mkdir -p "$OUT/src/cmd"
 cp -p "$TREE"/*.c "$TREE"/*.h "$OUT/src/" || exit 1
+cp -p "$TREE"/cmd/*.c "$OUT/src/cmd/" 2>/dev/null || true
 
 # every patch must apply, exactly (no fuzz), before anything is built
 bad=0
@@ -94,7 +105,7 @@ for m; do
              "no longer applies to $TREE; update it to the code it mutates:"
         sed 's/^/    /' "$OUT/$m.apply.log"
         bad=1
-    else
+    elif [ -z "$(field "$m" Command)" ]; then
         for k in Filter Tests; do
             [ -n "$(field "$m" $k)" ] || {
                 echo "mutation-selftest: $m: its header has no $k: line"; bad=1; }
@@ -147,10 +158,36 @@ one() {
         return
     fi
     mkdir -p "$d/o" "$d/tree"
-    cp -p "$OUT/src"/* "$d/tree/"
+    cp -pR "$OUT/src"/. "$d/tree/"
     if [ "$CONTROL" != 1 ] &&
        ! (cd "$d/tree" && patch -p1 -F0 -N -s <"$HERE/$m.patch") >"$d/apply.log" 2>&1; then
         echo "FAIL $m NOT APPLIED ($d/apply.log)" >"$res"
+        return
+    fi
+    cmd=$(field "$m" Command)
+    if [ -n "$cmd" ]; then
+        # shellcheck disable=SC2086
+        (cd "$TOP" && env $envs TREE="$d/tree" REF="$REF" ZINC="$ZINC" \
+             TUR_LIB="$TREE/libz.a" timeout "$LIMIT" sh -c "$cmd") >"$d/test.log" 2>&1
+        rc=$?
+        secs="$(($(date +%s) - s)) s"
+        if [ "$CONTROL" = 1 ] && [ $rc -eq 77 ]; then
+            echo "SKIP $m control (its command could not run here: $(tail -n 1 "$d/test.log"))" >"$res"
+        elif [ "$CONTROL" = 1 ]; then
+            if [ $rc -eq 0 ]; then
+                echo "PASS $m control: its command passes on the tree itself ($secs)" >"$res"
+            else
+                echo "FAIL $m control: its command FAILS on the tree itself (exit $rc, $secs; $d/test.log)" >"$res"
+            fi
+        elif [ $rc -eq 77 ]; then
+            echo "SKIP $m (its command could not run here: $(tail -n 1 "$d/test.log"))" >"$res"
+        elif [ $rc -eq 124 ]; then
+            echo "FAIL $m TIMEOUT after ${LIMIT}s ($d/test.log)" >"$res"
+        elif [ $rc -ne 0 ]; then
+            echo "PASS $m CAUGHT by its command: $(tail -n 1 "$d/test.log") ($secs)" >"$res"
+        else
+            echo "FAIL $m SURVIVED: its command passes ($secs) -- a test is missing" >"$res"
+        fi
         return
     fi
     cp -p "$B0"/*.o "$B0"/*.cfg "$d/o/" 2>/dev/null
