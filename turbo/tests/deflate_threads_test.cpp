@@ -244,69 +244,21 @@ struct Alloc {
 };
 
 /* ---- test data ------------------------------------------------------------ */
-enum Kind { K_TEXT, K_FILES, K_RANDOM, K_RUNS, K_ZEROS, K_PERIOD, K_LOWENT,
-            K_FARREP, K_MIXED, K_KINDS };
-const char *kind_name(int k) {
-    static const char *n[] = {"text", "files", "random", "runs", "zeros",
-                              "short-period", "lowentropy", "farrepeat", "mixed"};
-    return k >= 0 && k < K_KINDS ? n[k] : "?";
-}
-
-/* the file samples joined (repeated when they are few) */
-const Bytes &file_pool() {
-    static Bytes v = [] {
-        Bytes b;
-        for (auto &s : zt::file_samples()) b.insert(b.end(), s.bytes.begin(), s.bytes.end());
-        if (b.empty()) b.assign(4096, 'z');
-        while (b.size() < (2u << 20)) {
-            Bytes more(b);
-            b.insert(b.end(), more.begin(), more.end());
-        }
-        return b;
-    }();
-    return v;
-}
+/* zt::make_data() with this file's settings: K_PERIOD without noise or with
+ * sparse noise (a changed byte every 500 to 100000 bytes on average), so that
+ * the lazy parse of a job never converges with the parse of one stream; the
+ * parts of K_MIXED up to 2 segments, so that a job's input changes kind */
+using namespace zt::data_kinds;
+using zt::kind_name;
 
 Bytes make_data(zt::Rng &rng, int kind, size_t len) {
-    Bytes v;
-    switch (kind) {
-    case K_TEXT: return zt::generate(rng, zt::GEN_TEXT, len);
-    case K_FILES: {
-        const Bytes &p = file_pool();
-        size_t off = rng.range(0, p.size() - 1);
-        v.resize(len);
-        for (size_t i = 0; i < len; i++) v[i] = p[(off + i) % p.size()];
-        return v;
-    }
-    case K_RANDOM: return zt::generate(rng, zt::GEN_RANDOM, len);
-    case K_RUNS: return zt::generate(rng, zt::GEN_RUNS, len);
-    case K_ZEROS:
-        if (rng.chance(50)) return Bytes(len, 0);
-        return zt::generate(rng, zt::GEN_ZEROS, len);
-    case K_PERIOD: {
-        /* one short pattern repeated: every match has the longest length,
-         * the lazy parse never falls into step with a fresh start */
-        size_t per = rng.chance(30) ? rng.range(1, 4) : rng.range(1, 300);
-        Bytes pat = zt::generate(rng, rng.chance(50) ? zt::GEN_RANDOM : zt::GEN_TEXT, per);
-        size_t every = rng.chance(50) ? 0 : rng.range(500, 100000);
-        v.resize(len);
-        for (size_t i = 0; i < len; i++) v[i] = pat[i % per];
-        if (every)
-            for (size_t i = rng.range(0, every); i < len; i += rng.range(1, 2 * every))
-                v[i] ^= (uint8_t)(1 + rng.below(255));
-        return v;
-    }
-    case K_LOWENT: return zt::generate(rng, zt::GEN_LOWENT, len);
-    case K_FARREP: return zt::generate(rng, zt::GEN_FARREP, len);
-    default:
-        while (v.size() < len) {
-            int k = (int)rng.below(K_MIXED);
-            size_t n = std::min(len - v.size(), rng.range(1, 2 * SEG()));
-            Bytes part = make_data(rng, k, n);
-            v.insert(v.end(), part.begin(), part.end());
-        }
-        return v;
-    }
+    zt::DataSettings ds;
+    ds.zeros_pct = 50;
+    ds.noise_min = 500;
+    ds.noise_max = 100000;
+    ds.mixed_part = 2 * SEG();
+    ds.pool_size = 2u << 20;
+    return zt::make_data(rng, kind, len, ds);
 }
 
 /* ---- the lockstep pair ---------------------------------------------------- */

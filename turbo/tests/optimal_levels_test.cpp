@@ -370,69 +370,20 @@ int tasks_settle(int want) {
 }
 
 /* ---- test data ----------------------------------------------------------- */
-enum Kind { K_TEXT, K_FILES, K_RANDOM, K_RUNS, K_ZEROS, K_PERIOD, K_LOWENT,
-            K_FARREP, K_MIXED, K_KINDS };
-const char *kind_name(int k) {
-    static const char *n[] = {"text", "files", "random", "runs", "zeros",
-                              "short-period", "lowentropy", "farrepeat", "mixed"};
-    return k >= 0 && k < K_KINDS ? n[k] : "?";
-}
-
-/* every file sample, joined (repeated up to 4 MiB when they are few) */
-const Bytes &file_pool() {
-    static Bytes v = [] {
-        Bytes b;
-        for (auto &s : zt::file_samples()) b.insert(b.end(), s.bytes.begin(), s.bytes.end());
-        if (b.empty()) {
-            zt::Rng r(7);
-            b = zt::generate(r, zt::GEN_TEXT, 65536);
-        }
-        while (b.size() < (4u << 20)) {
-            Bytes more(b);
-            b.insert(b.end(), more.begin(), more.end());
-        }
-        return b;
-    }();
-    return v;
-}
+/* zt::make_data() with this file's settings: K_PERIOD with dense noise when
+ * it has some (a changed byte every 1500 bytes on average), the parts of
+ * K_MIXED up to a third of the length, a file pool of 4 MiB */
+using namespace zt::data_kinds;
+using zt::kind_name;
 
 Bytes make_data(zt::Rng &rng, int kind, size_t len) {
-    Bytes v;
-    switch (kind) {
-    case K_TEXT: return zt::generate(rng, zt::GEN_TEXT, len);
-    case K_FILES: {
-        const Bytes &p = file_pool();
-        size_t off = rng.range(0, p.size() - 1);
-        v.resize(len);
-        for (size_t i = 0; i < len; i++) v[i] = p[(off + i) % p.size()];
-        return v;
-    }
-    case K_RANDOM: return zt::generate(rng, zt::GEN_RANDOM, len);
-    case K_RUNS: return zt::generate(rng, zt::GEN_RUNS, len);
-    case K_ZEROS:
-        if (rng.chance(40)) return Bytes(len, 0);
-        return zt::generate(rng, zt::GEN_ZEROS, len);
-    case K_PERIOD: {
-        size_t per = rng.chance(30) ? rng.range(1, 4) : rng.range(1, 300);
-        Bytes pat = zt::generate(rng, rng.chance(50) ? zt::GEN_RANDOM : zt::GEN_TEXT, per);
-        v.resize(len);
-        for (size_t i = 0; i < len; i++) v[i] = pat[i % per];
-        if (len && rng.chance(50))
-            for (size_t i = rng.range(0, 999); i < len; i += rng.range(1, 3000))
-                v[i] ^= (uint8_t)(1 + rng.below(255));
-        return v;
-    }
-    case K_LOWENT: return zt::generate(rng, zt::GEN_LOWENT, len);
-    case K_FARREP: return zt::generate(rng, zt::GEN_FARREP, len);
-    default:
-        while (v.size() < len) {
-            int k = (int)rng.below(K_MIXED);
-            size_t n = std::min(len - v.size(), rng.range(1, std::max<size_t>(len / 3, 64)));
-            Bytes part = make_data(rng, k, n);
-            v.insert(v.end(), part.begin(), part.end());
-        }
-        return v;
-    }
+    zt::DataSettings ds;
+    ds.zeros_pct = 40;
+    ds.noise_min = 1500;
+    ds.noise_max = 1500;
+    ds.mixed_part = 0;
+    ds.pool_size = 4u << 20;
+    return zt::make_data(rng, kind, len, ds);
 }
 
 /* a random kind, files and mixed ones more often */

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -252,6 +254,78 @@ Sample any_sample(Rng &rng, size_t maxlen) {
         s.name = std::string("gen:") + gen_name(k) + "+" + std::to_string(len);
     }
     return s;
+}
+
+const char *kind_name(int kind) {
+    static const char *n[] = {"text", "files", "random", "runs", "zeros",
+                              "short-period", "lowentropy", "farrepeat", "mixed"};
+    return kind >= 0 && kind < K_KINDS ? n[kind] : "?";
+}
+
+const std::vector<uint8_t> &file_pool(size_t size) {
+    static std::mutex mu;
+    static std::map<size_t, std::vector<uint8_t>> pools;  /* by size */
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = pools.find(size);
+    if (it != pools.end()) return it->second;
+    std::vector<uint8_t> b;
+    for (auto &s : file_samples()) b.insert(b.end(), s.bytes.begin(), s.bytes.end());
+    if (b.empty()) {
+        Rng r(7);
+        b = generate(r, GEN_TEXT, 65536);
+    }
+    while (b.size() < size) {
+        std::vector<uint8_t> more(b);
+        b.insert(b.end(), more.begin(), more.end());
+    }
+    return pools.emplace(size, std::move(b)).first->second;
+}
+
+std::vector<uint8_t> make_data(Rng &rng, int kind, size_t len,
+                               const DataSettings &ds) {
+    std::vector<uint8_t> v;
+    switch (kind) {
+    case K_TEXT: return generate(rng, GEN_TEXT, len);
+    case K_FILES: {
+        const std::vector<uint8_t> &p = file_pool(ds.pool_size);
+        size_t off = rng.range(0, p.size() - 1);
+        v.resize(len);
+        for (size_t i = 0; i < len; i++) v[i] = p[(off + i) % p.size()];
+        return v;
+    }
+    case K_RANDOM: return generate(rng, GEN_RANDOM, len);
+    case K_RUNS: return generate(rng, GEN_RUNS, len);
+    case K_ZEROS:
+        if (rng.chance(ds.zeros_pct)) return std::vector<uint8_t>(len, 0);
+        return generate(rng, GEN_ZEROS, len);
+    case K_PERIOD: {
+        /* one short pattern repeated: every match has the longest length,
+         * the lazy parse never falls into step with a fresh start (the
+         * threaded deflate's worst case); no noise or sparse noise keeps it */
+        size_t per = rng.chance(30) ? rng.range(1, 4) : rng.range(1, 300);
+        std::vector<uint8_t> pat =
+            generate(rng, rng.chance(50) ? GEN_RANDOM : GEN_TEXT, per);
+        size_t every = rng.chance(50) ? 0 : rng.range(ds.noise_min, ds.noise_max);
+        v.resize(len);
+        for (size_t i = 0; i < len; i++) v[i] = pat[i % per];
+        if (every)
+            for (size_t i = rng.range(0, every - 1); i < len; i += rng.range(1, 2 * every))
+                v[i] ^= (uint8_t)(1 + rng.below(255));
+        return v;
+    }
+    case K_LOWENT: return generate(rng, GEN_LOWENT, len);
+    case K_FARREP: return generate(rng, GEN_FARREP, len);
+    default: {          /* K_MIXED */
+        size_t most = ds.mixed_part ? ds.mixed_part : std::max<size_t>(len / 3, 64);
+        while (v.size() < len) {
+            int k = (int)rng.below(K_MIXED);
+            size_t n = std::min(len - v.size(), rng.range(1, most));
+            std::vector<uint8_t> part = make_data(rng, k, n, ds);
+            v.insert(v.end(), part.begin(), part.end());
+        }
+        return v;
+    }
+    }
 }
 
 /* ---- slicing -------------------------------------------------------------- */

@@ -7,6 +7,10 @@
  * (corpus files, pristine-tree files, generated data), the slicing policy, the
  * failure printer, and the lockstep drivers for deflate, inflate and
  * inflateBack.  The test files only choose parameters and call the drivers.
+ *
+ * README.md (this folder) says how a test is written, run and named: a new
+ * test is named after the failure it catches, Suite.SituationFailure
+ * (DeflateThreads.SlideToReachMidSessionDiffers).
  */
 #ifndef ZT_HARNESS_H
 #define ZT_HARNESS_H
@@ -107,6 +111,42 @@ const char *gen_name(int kind);
 std::vector<uint8_t> generate(Rng &rng, int kind, size_t len);
 /* Either a piece of a file sample or generated data, up to maxlen bytes. */
 Sample any_sample(Rng &rng, size_t maxlen);
+
+/* Data by kind, for the tests of zlib-turbo's extras (threaded deflate,
+ * levels 10-12): make_data() gives len bytes of one kind.  A test file says
+ * `using namespace zt::data_kinds;` to name the kinds as K_TEXT... */
+namespace data_kinds {
+enum DataKind {
+    K_TEXT,     /* generate(GEN_TEXT) */
+    K_FILES,    /* a piece of file_pool(), from a random offset (wrapping) */
+    K_RANDOM, K_RUNS,   /* generate(GEN_RANDOM), generate(GEN_RUNS) */
+    K_ZEROS,    /* all zeros (DataSettings::zeros_pct), else generate(GEN_ZEROS) */
+    K_PERIOD,   /* one pattern of 1-300 bytes (1-4 in 30% of cases) repeated,
+                   in half the cases with single bytes changed now and then */
+    K_LOWENT, K_FARREP, /* generate(GEN_LOWENT), generate(GEN_FARREP) */
+    K_MIXED,    /* parts of the kinds above (not K_MIXED) one after another */
+    K_KINDS
+};
+}  /* namespace data_kinds */
+using namespace data_kinds;
+/* "text", "files", "random", "runs", "zeros", "short-period", "lowentropy",
+ * "farrepeat", "mixed" */
+const char *kind_name(int kind);
+/* What differs between the test files that use make_data(). */
+struct DataSettings {
+    unsigned zeros_pct = 50;    /* K_ZEROS: % of buffers that are all zeros */
+    /* K_PERIOD with noise (half the cases): the mean spacing of the changed
+     * bytes, drawn from [noise_min, noise_max]; each gap is 1 to twice it */
+    size_t noise_min = 1500, noise_max = 1500;
+    size_t mixed_part = 0;      /* K_MIXED: the largest part (0: a third of
+                                   the length, at least 64 bytes) */
+    size_t pool_size = 4u << 20;    /* file_pool(pool_size) for K_FILES */
+};
+/* Every file sample joined, repeated up to at least `size` bytes (generated
+ * text when the files hold nothing); one pool per size, made once. */
+const std::vector<uint8_t> &file_pool(size_t size);
+std::vector<uint8_t> make_data(Rng &rng, int kind, size_t len,
+                               const DataSettings &ds);
 
 /* ---- slicing of input/output buffers -------------------------------------- */
 enum SliceMode { SLICE_TINY, SLICE_SMALL, SLICE_MEDIUM, SLICE_LARGE,
