@@ -36,25 +36,10 @@
 #include <string.h>
 #include <time.h>
 #include "zapi.h"
+#include "bench_time.h"
 
 #define DICT 32768
 #define MAXMSG 256
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static unsigned char *load(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
@@ -157,13 +142,13 @@ static size_t one(lib *L, int m, int setup_only) {
 
 /* seconds per message for reps passes over the message list */
 static double run(lib *L, long reps, int setup_only) {
-    double t0 = now();
+    double t0 = bench_now();
     long r;
     int m;
     for (r = 0; r < reps; r++)
         for (m = 0; m < nmsg; m++)
             one(L, m, setup_only);
-    return (now() - t0) / ((double)reps * nmsg);
+    return (bench_now() - t0) / ((double)reps * nmsg);
 }
 
 static int parse_list(const char *s, long *v, int max) {
@@ -276,8 +261,8 @@ int main(int argc, char **argv) {
                     }
                 }
                 {
-                    double mr = median(tr, rounds) * 1e6,
-                           mt = median(tt, rounds) * 1e6;
+                    double mr = bench_median(tr, rounds) * 1e6,
+                           mt = bench_median(tt, rounds) * 1e6;
                     char sz[16];
                     if (setup) strcpy(sz, "setup");
                     else sprintf(sz, "%zu", size);

@@ -72,6 +72,7 @@
 #ifdef HAVE_LIBDEFLATE
 #include "libdeflate.h"
 #endif
+#include "bench_time.h"
 
 #define MAX_SETS 32
 #define MAX_COMPS 32
@@ -180,33 +181,12 @@ static int parse_int(const char *s, int lo, int hi)
     return (int)v;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double cpu_now(int who)
 {
     struct rusage ru;
     getrusage(who, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-    double tmp[MAX_REPS];
-    memcpy(tmp, v, (size_t)n * sizeof *v);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
 /* makes *buf hold at least need bytes */
@@ -377,7 +357,7 @@ static int run_zlib(const comp_t *c, const unsigned char *data, size_t len,
 
     memset(&s, 0, sizeof s);
     c0 = cpu_now(RUSAGE_SELF);
-    t0 = now();
+    t0 = bench_now();
     r = ZAPI_DEFLATE_INIT2(A, &s, c->level, Z_DEFLATED, -15, 8,
                            Z_DEFAULT_STRATEGY);
     if (r != Z_OK) {
@@ -393,9 +373,9 @@ static int run_zlib(const comp_t *c, const unsigned char *data, size_t len,
     }
     bound = A->deflateBound(&s, (uLong)len);
     if (bound > ocap) {         /* not timed */
-        p = now();
+        p = bench_now();
         grow(&obuf, &ocap, bound);
-        t0 += now() - p;
+        t0 += bench_now() - p;
     }
     s.next_in = (Bytef *)data;
     s.avail_in = (uInt)len;
@@ -404,7 +384,7 @@ static int run_zlib(const comp_t *c, const unsigned char *data, size_t len,
     r = A->deflate(&s, Z_FINISH);
     *outlen = (size_t)(bound - s.avail_out);
     e = A->deflateEnd(&s);
-    *secs = now() - t0;
+    *secs = bench_now() - t0;
     *cpu = cpu_now(RUSAGE_SELF) - c0;
     if (r != Z_STREAM_END) {
         snprintf(err, errsz, "deflate(Z_FINISH) returned %d, not "
@@ -435,7 +415,7 @@ static int run_libdeflate(const comp_t *c, const unsigned char *data,
     size_t bound, n;
 
     c0 = cpu_now(RUSAGE_SELF);
-    t0 = now();
+    t0 = bench_now();
     d = libdeflate_alloc_compressor(c->level);
     if (d == NULL) {
         snprintf(err, errsz, "libdeflate_alloc_compressor(%d) failed",
@@ -444,13 +424,13 @@ static int run_libdeflate(const comp_t *c, const unsigned char *data,
     }
     bound = libdeflate_deflate_compress_bound(d, len);
     if (bound > ocap) {         /* not timed */
-        p = now();
+        p = bench_now();
         grow(&obuf, &ocap, bound);
-        t0 += now() - p;
+        t0 += bench_now() - p;
     }
     n = libdeflate_deflate_compress(d, data, len, obuf, bound);
     libdeflate_free_compressor(d);
-    *secs = now() - t0;
+    *secs = bench_now() - t0;
     *cpu = cpu_now(RUSAGE_SELF) - c0;
     *outlen = n;
     if (n == 0) {
@@ -493,7 +473,7 @@ static int run_zopfli(const comp_t *c, const char *path, size_t len,
     }
     fflush(NULL);
     c0 = cpu_now(RUSAGE_CHILDREN);
-    t0 = now();
+    t0 = bench_now();
     pid = fork();
     if (pid < 0) {
         snprintf(err, errsz, "fork: %s", strerror(errno));
@@ -525,7 +505,7 @@ static int run_zopfli(const comp_t *c, const char *path, size_t len,
     close(fd[0]);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    *secs = now() - t0;
+    *secs = bench_now() - t0;
     *cpu = cpu_now(RUSAGE_CHILDREN) - c0;
     *outlen = got;
     if (n < 0) {
@@ -705,7 +685,7 @@ int main(int argc, char **argv)
     int i, j, si, fi, failures = 0;
     char name[64];
 
-    t_start = now();
+    t_start = bench_now();
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = strchr(a, '=');
         v = v ? v + 1 : "";
@@ -897,7 +877,7 @@ int main(int argc, char **argv)
                 r->varied += varied;
                 ok[i] = 1;
                 r->bytes += olen[i];
-                r->secs += median(t, n);
+                r->secs += bench_median(t, n);
                 r->cpu += cpu / n;
                 if (r->minruns == 0 || n < r->minruns)
                     r->minruns = n;
@@ -905,9 +885,9 @@ int main(int argc, char **argv)
                     r->maxruns = n;
                 fprintf(stderr, "optimal_bench: [%s %d/%d, %.0f s] %-14s "
                         "%-14s %10zu -> %10zu  %2d run%s  %8.3f s\n",
-                        S->name, fi + 1, S->nfiles, now() - t_start, base,
+                        S->name, fi + 1, S->nfiles, bench_now() - t_start, base,
                         c->name, len, olen[i], n, n == 1 ? " " : "s",
-                        median(t, n));
+                        bench_median(t, n));
             }
             /* threaded runs against their one-thread level */
             for (i = 0; i < ncomps; i++) {
@@ -922,10 +902,10 @@ int main(int argc, char **argv)
         print_set(tsv, S, input, res);
     }
     if (tsv) {
-        fprintf(tsv, "# elapsed: %.1f s\n", now() - t_start);
+        fprintf(tsv, "# elapsed: %.1f s\n", bench_now() - t_start);
         fclose(tsv);
     }
-    printf("\n# elapsed: %.1f s; %d failure%s\n", now() - t_start, failures,
+    printf("\n# elapsed: %.1f s; %d failure%s\n", bench_now() - t_start, failures,
            failures == 1 ? "" : "s");
     if (failures)
         printf("FAILED: %d compressor run%s failed or did not decompress to "

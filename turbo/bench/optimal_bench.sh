@@ -94,10 +94,8 @@ for a; do
     esac
 done
 
-abspath() {
-    if [ -d "$1" ]; then (cd "$1" && pwd)
-    else echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
-}
+# shellcheck source=turbo/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"       # abspath, bench_sets
 for lib in "$REF" "$TUR"; do
     [ -e "$lib" ] || { echo "optimal_bench: no such zlib: $lib (make build first)" >&2; exit 1; }
 done
@@ -139,35 +137,7 @@ SETS=${SETS:-$DEF_SETS}
 
 # expand the sets into driver arguments: --set=NAME FILE...
 ARGS=()
-add_path() {
-    if [ -d "$1" ]; then
-        while IFS= read -r f; do ARGS+=("$f"); done \
-            < <(find "$(abspath "$1")" -mindepth 1 -maxdepth 1 -type f | LC_ALL=C sort)
-    elif [ -f "$1" ]; then
-        ARGS+=("$(abspath "$1")")
-    else
-        echo "optimal_bench: no such set, folder or file: $1" >&2; exit 1
-    fi
-}
-IFS=, read -r -a SETLIST <<<"$SETS"
-for spec in "${SETLIST[@]}"; do
-    [ -n "$spec" ] || continue
-    name=$spec
-    case $spec in
-        */*=*) ;;
-        ?*=*) name=${spec%%=*}; spec=${spec#*=} ;;
-    esac
-    [ "$name" != "$spec" ] || name=$(basename "$spec")
-    ARGS+=("--set=$name")
-    IFS=+ read -r -a parts <<<"$spec"
-    for p in "${parts[@]}"; do
-        if [ -d "$CORPUS/$p" ] && [ "${p#*/}" = "$p" ]; then
-            add_path "$CORPUS/$p"
-        else
-            add_path "$p"
-        fi
-    done
-done
+bench_sets optimal_bench "$SETS" "$CORPUS"
 
 # libdeflate: compiled in from DIR, or skipped with the reason
 LD_FLAGS='' LD_LINK=() LD_NOTE="libdeflate: none"

@@ -51,10 +51,8 @@ CC=${CC:-cc}
 CFLAGS=${CFLAGS:-$(sh "$HARNESS/pair.sh" cflags bench)}
 BUILD=${BUILD:-$ROOT/build/bench}
 
-abspath() {
-    if [ -d "$1" ]; then (cd "$1" && pwd)
-    else echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
-}
+# shellcheck source=turbo/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"       # abspath
 REF=$(abspath "$1")
 TURBO=$(abspath "$2")
 shift 2

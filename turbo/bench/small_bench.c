@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "zapi.h"
+#include "bench_time.h"
 
 #define NMSG 64
 #define MAXSIZES 8
@@ -59,15 +60,6 @@ static void die(const char *what, const char *arg)
 {
     fprintf(stderr, "small_bench: %s%s\n", what, arg ? arg : "");
     exit(1);
-}
-
-/* now(): monotonic seconds */
-static double now(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 /* make_set(): cuts NMSG messages of size bytes from the text and compresses
@@ -184,24 +176,16 @@ static void check(const zapi *A, const msgset *m, unsigned outspace)
 static double timed(const zapi *A, const msgset *m, int init,
                     unsigned outspace, double min_time)
 {
-    double t0 = now(), t;
+    double t0 = bench_now(), t;
     long streams = 0, n = 1;
 
     do {
         streams += passes(A, m, n, init, outspace);
-        t = now() - t0;
+        t = bench_now() - t0;
         if (n < 1 << 20)
             n *= 2;
     } while (t < min_time);
     return t * 1e9 / streams;
-}
-
-/* cmpd(): qsort order of doubles */
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
 }
 
 /* parse_list(): comma-separated numbers into v (at most max); returns the
@@ -338,8 +322,8 @@ int main(int argc, char **argv)
                         t[!first][r] = timed(L[!first], &m, ways[w], space,
                                              min_time);
                     }
-                    qsort(t[0], (size_t)reps, sizeof(double), cmpd);
-                    qsort(t[1], (size_t)reps, sizeof(double), cmpd);
+                    qsort(t[0], (size_t)reps, sizeof(double), bench_cmp_double);
+                    qsort(t[1], (size_t)reps, sizeof(double), bench_cmp_double);
                     printf("%6u %d %-5s %-5s %9.1f %9.1f %6.3f %9.1f "
                            "%9.1f %6.3f\n", m.size, m.level,
                            ways[w] ? "init" : "reset",

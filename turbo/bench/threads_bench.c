@@ -65,6 +65,7 @@
 #include <unistd.h>
 
 #include "zapi.h"
+#include "bench_time.h"
 
 /* zlib-turbo's deflateSetThreads(), renamed tur_ by mkzobj.sh; weak, so a
  * library without it links and is refused at run time */
@@ -75,7 +76,7 @@ extern int tur_deflateSetThreads(z_streamp strm, int threads)
 #define MAX_LEVELS 10
 #define MAX_THREADS 16          /* thread counts given */
 #define MAX_CONFIGS (MAX_THREADS + 1)
-#define MAX_ROUNDS 1000        /* median()'s scratch */
+#define MAX_ROUNDS 1000        /* bench_median()'s scratch */
 #define MAX_SETS 32
 #define MAX_NOTES 64
 
@@ -204,13 +205,6 @@ static unsigned char *load(const char *path, size_t *len)
     return b;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* CPU seconds of the whole process (all threads, joined ones included), or
  * of the calling thread alone */
 static double cpu_now(int who)
@@ -219,20 +213,6 @@ static double cpu_now(int who)
     getrusage(who, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-    double tmp[MAX_ROUNDS];
-    memcpy(tmp, v, (size_t)n * sizeof *v);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -256,7 +236,7 @@ static double run_once(int c, const file_t *f, int level, int mode,
 
     *outlen = 0;
     memset(&s, 0, sizeof s);
-    t0 = now();
+    t0 = bench_now();
     r = ZAPI_DEFLATE_INIT2(A, &s, level, Z_DEFLATED, 15, 8,
                            Z_DEFAULT_STRATEGY);
     if (r != Z_OK) {
@@ -315,7 +295,7 @@ static double run_once(int c, const file_t *f, int level, int mode,
         return -1;
     }
     r = A->deflateEnd(&s);
-    t1 = now();
+    t1 = bench_now();
     if (r != Z_OK) {
         snprintf(err, errsz, "deflateEnd returned %d", r);
         return -1;
@@ -618,22 +598,22 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     /* the rounds: each round runs every block once */
-    start = now();
+    start = bench_now();
     for (r = 0; r < rounds; r++) {
-        double t0 = now(), per;
+        double t0 = bench_now(), per;
         for (b = 0; b < nblocks; b++) {
             fprintf(stderr, "threads_bench: [%5.0f s] round %d of %d: %s "
-                    "level %d %s\n", now() - start, r + 1, rounds,
+                    "level %d %s\n", bench_now() - start, r + 1, rounds,
                     blocks[b].S->name, blocks[b].level,
                     mode_name[blocks[b].mode]);
             run_round(&blocks[b], r);
         }
         done = r + 1;
-        per = (now() - start) / done;
+        per = (bench_now() - start) / done;
         fprintf(stderr, "threads_bench: [%5.0f s] round %d took %.1f s",
-                now() - start, r + 1, now() - t0);
+                bench_now() - start, r + 1, bench_now() - t0);
         if (done < rounds) {
-            if (budget > 0 && now() - start + per > budget) {
+            if (budget > 0 && bench_now() - start + per > budget) {
                 fprintf(stderr, "; stopping: one more round (about %.1f s) "
                         "would pass --budget=%.0f\n", per, budget);
                 break;
@@ -642,7 +622,7 @@ int main(int argc, char **argv)
         } else
             fputc('\n', stderr);
     }
-    elapsed = now() - start;
+    elapsed = bench_now() - start;
     if (done < rounds)
         snprintf(stopped, sizeof stopped, " (stopped by --budget=%.0f after "
                  "%d of %d rounds)", budget, done, rounds);
@@ -670,9 +650,9 @@ int main(int argc, char **argv)
         double mbs[MAX_CONFIGS], t1 = 0;
         int ti1 = -1;
         for (c = 0; c < nconf; c++) {
-            B->med[c] = median(B->t[c], done);
-            B->cpumed[c] = median(B->cpu[c], done);
-            B->cpu1med[c] = median(B->cpu1[c], done);
+            B->med[c] = bench_median(B->t[c], done);
+            B->cpumed[c] = bench_median(B->cpu[c], done);
+            B->cpu1med[c] = bench_median(B->cpu1[c], done);
             mbs[c] = (double)S->bytes / B->med[c] / 1e6;
         }
         for (i = 0; i < nthreads; i++)

@@ -80,10 +80,8 @@ for a; do
     esac
 done
 
-abspath() {
-    if [ -d "$1" ]; then (cd "$1" && pwd)
-    else echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
-}
+# shellcheck source=turbo/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"       # abspath, bench_sets
 for lib in "$REF" "$TUR"; do
     [ -e "$lib" ] || { echo "threads_bench: no such zlib: $lib (make build first)" >&2; exit 1; }
 done
@@ -132,35 +130,7 @@ ROUNDS=${ROUNDS:-5}
 
 # expand the sets into driver arguments: --set=NAME FILE...
 ARGS=()
-add_path() {
-    if [ -d "$1" ]; then
-        while IFS= read -r f; do ARGS+=("$f"); done \
-            < <(find "$(abspath "$1")" -mindepth 1 -maxdepth 1 -type f | LC_ALL=C sort)
-    elif [ -f "$1" ]; then
-        ARGS+=("$(abspath "$1")")
-    else
-        echo "threads_bench: no such set, folder or file: $1" >&2; exit 1
-    fi
-}
-IFS=, read -r -a SETLIST <<<"$SETS"
-for spec in "${SETLIST[@]}"; do
-    [ -n "$spec" ] || continue
-    name=$spec
-    case $spec in
-        */*=*) ;;
-        ?*=*) name=${spec%%=*}; spec=${spec#*=} ;;
-    esac
-    [ "$name" != "$spec" ] || name=$(basename "$spec")
-    ARGS+=("--set=$name")
-    IFS=+ read -r -a parts <<<"$spec"
-    for p in "${parts[@]}"; do
-        if [ -d "$CORPUS/$p" ] && [ "${p#*/}" = "$p" ]; then
-            add_path "$CORPUS/$p"
-        else
-            add_path "$p"
-        fi
-    done
-done
+bench_sets threads_bench "$SETS" "$CORPUS"
 
 # build: both libraries compiled here with the same CC and CFLAGS, renamed
 # and linked side by side by turbo/harness/pair.sh

@@ -9,7 +9,7 @@
 #include <time.h>
 #include "zlib.h"
 #include "zturbo.h"
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+#include "bench_time.h"
 /* rs LEVEL REPS FILE... : set time with 1 and 2 threads, interleaved per rep; min of each; prints t1 t2 */
 int main(int argc, char **argv) {
     int level = atoi(argv[1]), reps = atoi(argv[2]), nf = argc - 3, a, r, t;
@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
     }
     for (r = 0; r < reps; r++)
         for (t = 1; t <= 2; t++) {
-            double t0 = now();
+            double t0 = bench_now();
             for (a = 0; a < nf; a++) {
                 z_stream s; memset(&s, 0, sizeof s);
                 deflateInit(&s, level); if (t > 1) deflateSetThreads(&s, t);
@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
                 if (deflate(&s, Z_FINISH) != Z_STREAM_END) return 1;
                 deflateEnd(&s);
             }
-            t0 = now() - t0; if (t0 < best[t]) best[t] = t0;
+            t0 = bench_now() - t0; if (t0 < best[t]) best[t] = t0;
         }
     printf("%.4f %.4f %.3f\n", best[1], best[2], best[1] / best[2]);
     return 0;

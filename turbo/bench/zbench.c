@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "zapi.h"
+#include "bench_time.h"
 
 #define IN_CHUNK  (16u * 1024u)
 #define OUT_CHUNK (64u * 1024u)
@@ -149,13 +150,6 @@ static void parse_ops(const char *s)
 /* ------------------------------------------------------------------ */
 /* timing and the operations                                           */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 typedef struct {
     int op, level;
     const unsigned char *in;    /* deflate: the file; inflate: the stream */
@@ -233,7 +227,7 @@ static int run_once(const zapi *A, const job *j, size_t *outlen)
 static double measure(const zapi *A, const job *j, long *iters)
 {
     long n = 0;
-    double t0 = now(), t;
+    double t0 = bench_now(), t;
     size_t ol;
     do {
         if (run_once(A, j, &ol) != 0) {
@@ -242,24 +236,10 @@ static double measure(const zapi *A, const job *j, long *iters)
             exit(1);
         }
         n++;
-        t = now() - t0;
+        t = bench_now() - t0;
     } while (t < min_time);
     *iters = n;
     return t / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-    double tmp[MAX_REPS];
-    memcpy(tmp, v, (size_t)n * sizeof *v);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
 /* Time job j on both libraries, alternating, and print two result lines.
@@ -278,7 +258,7 @@ static void bench_pair(const char *set, const char *file, const job *j,
             t[i][r] = measure(lib[i], j, &it[i][r]);
         }
     for (i = 0; i < 2; i++) {
-        double med = median(t[i], reps);
+        double med = bench_median(t[i], reps);
         itmin = it[i][0];
         for (r = 1; r < reps; r++)
             if (it[i][r] < itmin)
@@ -591,7 +571,7 @@ int main(int argc, char **argv)
     }
 
     print_header(argc, argv);
-    t0 = now();
+    t0 = bench_now();
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--set=", 6) == 0) {
@@ -618,6 +598,6 @@ int main(int argc, char **argv)
         }
     }
     print_loadavg("end");
-    printf("# elapsed: %.1f s\n# mismatches: %d\n", now() - t0, mismatches);
+    printf("# elapsed: %.1f s\n# mismatches: %d\n", bench_now() - t0, mismatches);
     return mismatches ? 2 : 0;
 }

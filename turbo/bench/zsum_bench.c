@@ -20,12 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include "zapi.h"
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "bench_time.h"
 
 typedef uLong (*sumfn)(uLong, const Bytef *, z_size_t);
 
@@ -37,17 +32,12 @@ static double run(sumfn f, uLong init, const unsigned char *buf, size_t len,
     double t0, t1;
     uLong c = init;
     long i;
-    t0 = now();
+    t0 = bench_now();
     for (i = 0; i < reps; i++)
         c = f(c, buf, len);
-    t1 = now();
+    t1 = bench_now();
     sink ^= c;
     return (t1 - t0) / ((double)len * reps);
-}
-
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv) {
@@ -103,7 +93,7 @@ int main(int argc, char **argv) {
                     t[k][r] = run(fn, f ? 0 : 1, buf, len, reps);
                 }
             for (l = 0; l < 2; l++) {
-                qsort(t[l], rounds, sizeof(double), cmpd);
+                qsort(t[l], rounds, sizeof(double), bench_cmp_double);
                 med[l] = t[l][rounds / 2];
                 best[l] = t[l][0];
             }

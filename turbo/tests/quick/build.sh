@@ -4,7 +4,7 @@
 # REF, TUR: a libz.a or a zlib source tree each; ZINC: the folder of zlib.h.
 # CC and CFLAGS (default pair.sh's test flags, -O2) come from the arguments
 # or else from the environment, with LD, NM, OBJCOPY for cross toolchains
-# (turbo/results/inflate-portability-2026-11-29.txt).  Built by
+# (turbo/results/2026-11-29/inflate-portability-2026-11-29.txt).  Built by
 # turbo/harness/pair.sh.
 set -eu
 [ $# -ge 4 ] || { sed -n '2,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
