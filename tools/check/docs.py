@@ -19,7 +19,8 @@ Fails, naming each drift, when:
     that the tools read by default), or speaks of issue numbers;
   - any of these finds nothing to check (a check that cannot fail).
 The docs: README.md, turbo/TECHNIQUES.md, packaging/README.md,
-turbo/results/README.md, turbo/bench/README.md where they exist.
+turbo/results/README.md, turbo/bench/README.md, turbo/tests/README.md
+where they exist.
 """
 import glob
 import os
@@ -29,7 +30,8 @@ import sys
 TOP = sys.argv[1] if len(sys.argv) > 1 else "."
 os.chdir(TOP)
 DOCS = [d for d in ("README.md", "turbo/TECHNIQUES.md", "packaging/README.md",
-                    "turbo/results/README.md", "turbo/bench/README.md")
+                    "turbo/results/README.md", "turbo/bench/README.md",
+                    "turbo/tests/README.md")
         if os.path.exists(d)]
 fails = []
 
