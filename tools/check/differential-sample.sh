@@ -9,16 +9,8 @@ set -eu
 . tools/check/lib.sh
 [ -x "$B/tests/zt_tests" ] ||
     { echo "build/tests/zt_tests was not built (see build-differential-suite)"; exit 1; }
-C=$(cd "$TOP/.." && pwd)/shared/corpus
-if [ -z "${ZT_FILES:-}" ]; then
-    for f in canterbury/alice29.txt canterbury/kennedy.xls calgary/obj2 \
-             calgary/geo canterbury/ptt5 calgary/progc; do
-        [ ! -f "$C/$f" ] || ZT_FILES=${ZT_FILES:+$ZT_FILES:}$C/$f
-    done
-    [ -n "${ZT_FILES:-}" ] ||
-        ZT_FILES=$REF/deflate.c:$REF/zlib.h:$REF/ChangeLog:$REF/inflate.c
-fi
-export ZT_FILES ZT_MODE=quick ZT_CASE_SCALE=${ZT_CASE_SCALE:-25}
+sample_files
+export ZT_MODE=quick ZT_CASE_SCALE=${ZT_CASE_SCALE:-25}
 F=ChecksumIdentity.*
 F=$F:DeflateIdentity.FilesAllLevels:DeflateIdentity.ParameterMatrix
 F=$F:DeflateIdentity.SlicedWithFlushes:DeflateIdentity.ShortInputs

@@ -36,3 +36,20 @@ zsum_dispatch() {
     [ "$r" -eq 0 ] || { echo "zsum failed (mask ${3:-none}): $r"; exit 1; }
     grep -q "dispatch: $4" "$5" || { echo "expected dispatch: $4"; exit 1; }
 }
+
+# sample_files: ZT_FILES for a sample of the suite, unless already set:
+# six corpus files of different kinds (text, spreadsheet, object code,
+# floats, fax bitmap, C source) from ../shared/corpus, or four of zlib's
+# own sources ($REF) without it; exported
+sample_files() {
+    if [ -z "${ZT_FILES:-}" ]; then
+        c_=$(cd "$TOP/.." && pwd)/shared/corpus
+        for f_ in canterbury/alice29.txt canterbury/kennedy.xls calgary/obj2 \
+                  calgary/geo canterbury/ptt5 calgary/progc; do
+            [ ! -f "$c_/$f_" ] || ZT_FILES=${ZT_FILES:+$ZT_FILES:}$c_/$f_
+        done
+        [ -n "${ZT_FILES:-}" ] ||
+            ZT_FILES=$REF/deflate.c:$REF/zlib.h:$REF/ChangeLog:$REF/inflate.c
+    fi
+    export ZT_FILES
+}

@@ -76,16 +76,7 @@ VARIANTS=${VARIANTS:-$ALL}
 
 # the data: six corpus files of different kinds (text, spreadsheet, object
 # code, floats, fax bitmap, C source), or zlib's sources without a corpus
-C=$(cd "$TOP/.." && pwd)/shared/corpus
-if [ -z "${ZT_FILES:-}" ]; then
-    for f in canterbury/alice29.txt canterbury/kennedy.xls calgary/obj2 \
-             calgary/geo canterbury/ptt5 calgary/progc; do
-        [ ! -f "$C/$f" ] || ZT_FILES=${ZT_FILES:+$ZT_FILES:}$C/$f
-    done
-    [ -n "${ZT_FILES:-}" ] ||
-        ZT_FILES=$REF/deflate.c:$REF/zlib.h:$REF/ChangeLog:$REF/inflate.c
-fi
-export ZT_FILES
+sample_files
 export ZT_MODE=quick ZT_SEG_BITS=12 ZO_SEG_BITS=12 ZT_CASE_SCALE=${ZT_CASE_SCALE:-25}
 SEG="-DZT_SEG_BITS=12 -DZO_SEG_BITS=12"
 

@@ -2144,20 +2144,8 @@ TEST(DeflateThreads, FailingAllocatorLeaksOrBreaks) {
 /* ---- ZLIB_TURBO_THREADS ---------------------------------------------------- */
 
 /* ZLIB_TURBO_THREADS set (or unset, for nullptr) while it lives */
-struct EnvThreads {
-    std::string old;
-    bool had;
-    explicit EnvThreads(const char *v) {
-        const char *o = getenv("ZLIB_TURBO_THREADS");
-        had = o != nullptr;
-        if (had) old = o;
-        if (v) setenv("ZLIB_TURBO_THREADS", v, 1);
-        else unsetenv("ZLIB_TURBO_THREADS");
-    }
-    ~EnvThreads() {
-        if (had) setenv("ZLIB_TURBO_THREADS", old.c_str(), 1);
-        else unsetenv("ZLIB_TURBO_THREADS");
-    }
+struct EnvThreads : zt::ScopedEnv {
+    explicit EnvThreads(const char *v) : zt::ScopedEnv("ZLIB_TURBO_THREADS", v) {}
 };
 
 /* the input a stream must have taken before the environment gives it

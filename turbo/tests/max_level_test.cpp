@@ -36,20 +36,8 @@ std::string digest(const uint8_t *p, size_t n) {
 }
 
 /* ZLIB_TURBO_MAX_LEVEL set (or unset, for nullptr) while it lives */
-struct EnvMaxLevel {
-    std::string old;
-    bool had;
-    explicit EnvMaxLevel(const char *v) {
-        const char *o = getenv("ZLIB_TURBO_MAX_LEVEL");
-        had = o != nullptr;
-        if (had) old = o;
-        if (v) setenv("ZLIB_TURBO_MAX_LEVEL", v, 1);
-        else unsetenv("ZLIB_TURBO_MAX_LEVEL");
-    }
-    ~EnvMaxLevel() {
-        if (had) setenv("ZLIB_TURBO_MAX_LEVEL", old.c_str(), 1);
-        else unsetenv("ZLIB_TURBO_MAX_LEVEL");
-    }
+struct EnvMaxLevel : zt::ScopedEnv {
+    explicit EnvMaxLevel(const char *v) : zt::ScopedEnv("ZLIB_TURBO_MAX_LEVEL", v) {}
 };
 
 Bytes input() {

@@ -28,6 +28,20 @@ namespace zt {
 const zapi *const REF = &zapi_ref;
 const zapi *const TUR = &zapi_tur;
 
+/* ---- environment ------------------------------------------------------- */
+ScopedEnv::ScopedEnv(const char *name, const char *value) : name_(name) {
+    const char *o = getenv(name);
+    had_ = o != nullptr;
+    if (had_) old_ = o;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+}
+
+ScopedEnv::~ScopedEnv() {
+    if (had_) setenv(name_.c_str(), old_.c_str(), 1);
+    else unsetenv(name_.c_str());
+}
+
 /* ---- options -------------------------------------------------------------- */
 Options &opt() {
     static Options o;

@@ -148,6 +148,19 @@ const std::vector<uint8_t> &file_pool(size_t size);
 std::vector<uint8_t> make_data(Rng &rng, int kind, size_t len,
                                const DataSettings &ds);
 
+/* An environment variable set to value (unset, for nullptr) while the
+ * object lives, and given back its old state after. */
+class ScopedEnv {
+public:
+    ScopedEnv(const char *name, const char *value);
+    ~ScopedEnv();
+    ScopedEnv(const ScopedEnv &) = delete;
+    ScopedEnv &operator=(const ScopedEnv &) = delete;
+private:
+    std::string name_, old_;
+    bool had_;
+};
+
 /* ---- slicing of input/output buffers -------------------------------------- */
 enum SliceMode { SLICE_TINY, SLICE_SMALL, SLICE_MEDIUM, SLICE_LARGE,
                  SLICE_MIXED, SLICE_MODES };
