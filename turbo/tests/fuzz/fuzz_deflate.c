@@ -1,5 +1,7 @@
 /* fuzz_deflate.c -- differential libFuzzer target for deflate.
  *
+ * fuzz-args: -max_len=4096
+ *
  * Pristine zlib 1.3.2 (zapi_ref) and zlib-turbo (zapi_tur), renamed by
  * turbo/harness/mkzobj.sh and linked into one program, get the same calls
  * with the same arguments; after every call everything observable is
@@ -7,18 +9,19 @@
  * avail_out/total_out, adler, data_type, msg, deflatePending(),
  * deflateUsed(), deflateBound().  Any difference abort()s.
  *
- * The fuzzer's bytes choose: the data (the input after a 12-byte header,
- * optionally repeated with changes to make long matches and slide the
- * window), level, strategy, windowBits (raw, zlib or gzip; 8..15), memLevel
- * (1..9), a dictionary (given to zlib-turbo, now and then, as a prepared
- * dictionary: deflatePrepareDictionary() on its stream, then
- * deflateUseDictionary() where pristine gets deflateSetDictionary(), which
- * must be the same to the byte; the object is kept for the dictionary set
- * again after deflateReset(), perhaps after deflateParams() changed the
- * level), a gzip header, deflatePrime() bits (also ones that
- * fail with Z_BUF_ERROR), and a sequence of steps, each with its own input
- * and output slice sizes, flush mode, and now and then deflateParams(),
- * deflatePrime(), deflateTune(), deflateCopy() or deflateReset().
+ * The fuzzer's bytes choose: the data (the input after a 12-byte header, up
+ * to 4 KiB (fuzz-args) for cheap executions, optionally repeated with
+ * changes to make long matches and slide the window), level, strategy,
+ * windowBits (raw, zlib or gzip; 8..15), memLevel (1..9), a dictionary
+ * (given to zlib-turbo, now and then, as a prepared dictionary:
+ * deflatePrepareDictionary() on its stream, then deflateUseDictionary()
+ * where pristine gets deflateSetDictionary(), which must be the same to the
+ * byte; the object is kept for the dictionary set again after
+ * deflateReset(), perhaps after deflateParams() changed the level), a gzip
+ * header, deflatePrime() bits (also ones that fail with Z_BUF_ERROR), and a
+ * sequence of steps, each with its own input and output slice sizes, flush
+ * mode, and now and then deflateParams(), deflatePrime(), deflateTune(),
+ * deflateCopy() or deflateReset().
  *
  * Built and run by turbo/tests/fuzz/run.sh deflate (clang -fsanitize=fuzzer
  * plus ASan and UBSan).

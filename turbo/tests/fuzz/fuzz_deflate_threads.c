@@ -2,6 +2,7 @@
  * deflate (deflateSetThreads(), zturbo.h).
  *
  * tur-cflags: -DZT_SEG_BITS=10
+ * fuzz-args: -max_len=16384
  *
  * Pristine zlib 1.3.2 (zapi_ref, one thread, as always) and zlib-turbo
  * (zapi_tur, given 2..16 threads with deflateSetThreads()) get the same
@@ -10,9 +11,10 @@
  * avail_out/total_out, adler, data_type, msg, deflatePending(),
  * deflateUsed(), deflateBound().  Any difference abort()s.
  *
- * The turbo side is built with the line above (run.sh reads it): segments
- * of 1 KiB instead of 256 KiB, so threads are used from 2 KiB of input in a
- * call and inputs of a few KiB cross many segments.
+ * The turbo side is built with the tur-cflags line (run.sh reads it):
+ * segments of 1 KiB instead of 256 KiB, so threads are used from 2 KiB of
+ * input in a call and inputs of a few KiB cross many segments; inputs stop
+ * at 16 KiB (fuzz-args), which crosses 16 of them.
  *
  * The fuzzer's bytes choose, in a 16-byte header: level (mostly 4..9, the
  * threaded ones; sometimes -1..3), strategy (mostly the default, filtered

@@ -6,7 +6,9 @@
 # nothing else; a line " * tur-cflags: FLAGS" in its opening comment adds
 # FLAGS to zlib-turbo's compilation for that target only, as TUR_CFLAGS:
 # threads builds it with -DZT_SEG_BITS=10 and optimal with -DZO_SEG_BITS=10,
-# so that small inputs cross segments).  It calls
+# so that small inputs cross segments; a line " * fuzz-args: ARGS" gives
+# libFuzzer options, before FUZZ_ARGS: the compressors' -max_len, which
+# keeps their executions cheap).  It calls
 # pristine zlib (REF_TREE, default build/src/zlib-1.3.2) and zlib-turbo
 # (TURBO_TREE, default build/zlib-turbo) the same way and abort()s on any
 # difference; both trees are compiled with clang, the sanitizers and
@@ -168,6 +170,8 @@ deflate:0|deflate_threads:0|optimal:0) NOCMP=-fno-sanitize-coverage=trace-cmp ;;
 *) NOCMP= ;;
 esac
 TF="$TF${NOCMP:+ $NOCMP}"
+# the target's own libFuzzer options (" * fuzz-args: ..."), FUZZ_ARGS after
+FA=$(sed -n '1,/\*\//s/^ \* fuzz-args: //p' "$HERE/fuzz_$T.c")
 
 rc=0
 for san in ${SAN:-address,undefined}; do
@@ -188,11 +192,11 @@ for san in ${SAN:-address,undefined}; do
             continue
         fi
     fi
-    echo "fuzz-$T [$san]: $TIME s, corpus $CORPUS"
+    echo "fuzz-$T [$san]: $TIME s, corpus $CORPUS${FA:+, $FA}"
     # shellcheck disable=SC2086
     if (cd "$W" && "./fuzz_$T" -max_total_time="$TIME" -max_len=65536 \
             -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
-            ${JOBS:+-jobs=$JOBS -workers=$JOBS} ${FUZZ_ARGS:-} "$CORPUS") \
+            ${JOBS:+-jobs=$JOBS -workers=$JOBS} $FA ${FUZZ_ARGS:-} "$CORPUS") \
             >"$W/fuzz.log" 2>&1; then
         echo "fuzz-$T [$san]: no difference, no sanitizer report in ${TIME}s"
     else
