@@ -6,8 +6,9 @@
  * zlib by Jean-loup Gailly and Mark Adler.  It keeps zlib's interface, its
  * compressed bytes at levels 0-9 and its decompression results, and only
  * makes them faster.  zlib.h is unchanged; what zlib-turbo adds is declared
- * here, and exported under the symbol version ZLIB_TURBO_1.0, so a program
- * that uses none of it runs on any zlib 1.3.2.
+ * here, and exported under the symbol versions ZLIB_TURBO_1.0 and
+ * ZLIB_TURBO_1.1 (inflateSetThreads()), so a program that uses none of it
+ * runs on any zlib 1.3.2.
  *
  * Include it after zlib.h, or alone (it includes zlib.h):
  *
@@ -201,6 +202,61 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    child should only call async-signal-safe functions until it calls
    exec(); a program that calls deflateSetThreads() there takes that on
    itself).  The parent is unaffected.
+*/
+
+
+                        /* threaded inflate */
+
+ZEXTERN int ZEXPORT inflateSetThreads(z_streamp strm, int threads);
+/*
+     Lets inflate() on strm use up to threads threads, the calling one
+   included, with exactly the results of one thread (so of zlib 1.3.2):
+   after every call the same output bytes, return code, msg, next_in/
+   avail_in/total_in, next_out/avail_out/total_out, adler, data_type,
+   inflateGetDictionary() and inflateMark(), for valid and damaged streams,
+   every flush value and every slicing of input and output.  0 or 1 means
+   one thread (the default); the most is ZLIB_TURBO_MAX_THREADS.  Exported
+   under the symbol version ZLIB_TURBO_1.1.
+
+     The workers decode ahead, in the input a call holds, from block starts
+   they find on their own; the calling thread takes their blocks only where
+   one begins exactly where it stands and the call has room for it, and
+   decodes everything else itself.  So threads help a call given at least
+   two chunks of compressed input (256 KiB each) beyond where it stands and
+   room for the blocks' output, and never a call with flush Z_BLOCK or
+   Z_TREES; a stream without dynamic blocks (all stored or fixed), or one
+   huge block, is decoded by the calling thread alone.  A gzip or zlib
+   stream is decoded in parallel up to its end; the next member of a
+   multi-member gzip file starts its own stream in most readers.
+
+     It may be called after inflateInit*() and between any two inflate()
+   calls.  inflateReset*() keeps the threads and inflateSetDictionary() and
+   inflatePrime() work as always; inflateCopy() gives the copy one thread;
+   inflateEnd(), and inflateSetThreads(strm, 1), join the threads: no
+   thread outlives the stream.  inflateBack() streams are refused.
+
+     Memory: allocated with strm->zalloc on the calling thread, in the
+   first inflate() call that uses the threads; the threads never allocate.
+   About 4 MiB per job slot, two slots per thread beyond the first (the
+   chunk's input, 1 MiB of 16-bit symbols, 2.5 MiB of output, a window).
+   The threads read only their own copies of the input: the program may
+   free or reuse its input and output buffers whenever inflate() has
+   returned.  Without that memory, or a thread, decoding goes on with fewer
+   threads and the same results.
+
+     Returns Z_OK; Z_STREAM_ERROR if strm is not a valid inflate stream (or
+   is an inflateBack() one) or threads is below 0 or above
+   ZLIB_TURBO_MAX_THREADS, or above 1 in a library built without threads;
+   Z_MEM_ERROR if memory could not be allocated (then the stream is left
+   with one thread, and usable).
+
+     ZLIB_TURBO_THREADS=n (see deflateSetThreads()) gives inflate streams
+   up to n threads too: a stream reads it once, in the first inflate() call
+   that holds 1 MiB of input at a block boundary, unless the program has set
+   a count itself; not in a set-user-ID or set-group-ID program, nor in a
+   child of a process where zlib-turbo started threads.  fork(): as for
+   deflate, the child goes on with the calling thread alone and the same
+   results.
 */
 
 

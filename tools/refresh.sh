@@ -112,6 +112,7 @@ for m in "$TOP"/turbo/tests/mutants/*.patch; do
     [ -f "$m" ] || continue
     d=$(mktemp -d) || break
     cp -p "$TREE"/*.c "$TREE"/*.h "$d/" 2>/dev/null
+    if [ -d "$TREE/cmd" ]; then mkdir "$d/cmd" && cp -p "$TREE"/cmd/*.c "$d/cmd/"; fi
     if ! (cd "$d" && patch -p1 -F0 -N -s --dry-run <"$m") >/dev/null 2>&1; then
         echo "refresh: WARNING: mutant ${m#$TOP/} no longer applies to" \
              "$TREE; update it (make check's mutation-selftest fails)" >&2
