@@ -83,11 +83,12 @@
                                            two bytes each, then bytes */
 #define ZI_SLOTS_MORE (ZI_CHUNK_BITS > 16 ? 0 : 16)
                                         /* small chunks: more ahead */
-#define ZI_SLACK 16                     /* arena bytes that copies may
+#define ZI_SLACK 32                     /* arena bytes that copies may
                                            overwrite past their end */
 #define ZI_BLOCKS 4096                  /* blocks per chunk, most */
 #define ZI_WIN 32768U                   /* deflate's longest distance */
 #define ZI_MARK 0x8000U                 /* symbol: marker for D = low + 1 */
+#define ZI_NONE (~(zt_u64)0)
 
 ZT_STATIC_ASSERT(zi_chunk_fits, ZI_CHUNK + ZI_MARGIN + ZI_PAD < 0xffffffffUL);
 ZT_STATIC_ASSERT(zi_out_holds_windows, ZI_OUT > 8 * ZI_WIN);
@@ -112,6 +113,7 @@ typedef struct {
     zt_u64 k;               /* chunk number */
     zt_u64 base;            /* stream offset of in[0] */
     zt_u64 x;               /* the first block's bit, from in[0] */
+    zt_u64 hint;            /* a block boundary known there, or ZI_NONE */
     unsigned char *in;      /* the chunk's input, inlen bytes, ZI_PAD zeros */
     unsigned long inlen;
     unsigned char *arena;   /* ZI_OUT + ZI_SLACK bytes: */
@@ -143,6 +145,7 @@ struct zi_mt_s {
     int nslot;
     code fixed[ENOUGH];     /* the fixed block's tables */
     code const *flen, *fdist;
+    unsigned short kraft[4096];     /* zi_find(): four 3-bit lengths' sum */
     unsigned flenbits, fdistbits;
 };
 
@@ -328,65 +331,111 @@ local int zi_block16(zi_mt *mt, zi_slot *s, zi_bits *b, zi_block *info) {
     else
         return 1;                           /* invalid block type */
 
-    for (;;) {                              /* the codes */
-        code here;
-        unsigned len, dist, op;
-        ZB_FILL(b);
-        if (b->p > b->end && ZB_POS(b) > limit)
-            return 1;
-        if (n > lim)
-            return 2;
-        ZB_CODE(here, b, lc, lb);
-        op = here.op;
-        if (op == 0) {                      /* a literal, perhaps two */
-            sym[n++] = here.val;
-            here = lc[b->hold & ((1U << lb) - 1)];
-            if (here.op == 0 && here.bits + 15U <= b->bits) {
-                ZB_DROP(b, here.bits);
-                sym[n++] = here.val;
+    {                                       /* the codes, bit buffer local */
+        const unsigned char *p = b->p, *pend = b->end;
+        zt_u64 hold = b->hold;
+        unsigned bits = b->bits, lmask = (1U << lb) - 1, dm = (1U << db) - 1;
+        for (;;) {
+            code here;
+            unsigned len, dist, op;
+#ifdef ZT_WORD64
+            hold |= (zt_u64)zt_load_le_word(p) << bits;
+            p += (63 - bits) >> 3;
+            bits |= 56;
+#else
+            while (bits <= 56) {
+                hold |= (zt_u64)*p++ << bits;
+                bits += 8;
             }
-            continue;
-        }
-        if (op & 32)                        /* end of block */
-            break;
-        if (!(op & 16))                     /* invalid literal/length code */
-            return 1;
-        len = here.val + ZB_BITS(b, op & 15);
-        ZB_DROP(b, op & 15);
-        ZB_CODE(here, b, dc, db);
-        op = here.op;
-        if (!(op & 16))                     /* invalid distance code */
-            return 1;
-        dist = here.val + ZB_BITS(b, op & 15);
-        ZB_DROP(b, op & 15);
-        if (dist > dmax)
-            dmax = dist;
-        if (dist <= n) {
-            unsigned short *to = sym + n;
-            const unsigned short *from = to - dist;
-            unsigned k;
-            if (dist >= 4)                  /* four at a time, past the end */
-                for (k = 0; k < len; k += 4)
-                    zmemcpy(to + k, from + k, 4 * sizeof(unsigned short));
-            else
-                for (k = 0; k < len; k++)
-                    to[k] = from[k];
-        }
-        else {
-            unsigned k;
-            for (k = 0; k < len; k++) {
-                unsigned long q = n + k;
-                if (q >= dist)
-                    sym[q] = sym[q - dist];
-                else {
-                    unsigned d = (unsigned)(dist - q);   /* 1..32768 */
-                    sym[q] = (unsigned short)(ZI_MARK | (d - 1));
-                    if (d > dback)
-                        dback = d;
+#endif
+            if (p > pend && (zt_u64)(p - b->in) * 8 - bits > limit)
+                return 1;
+            if (n > lim)
+                return 2;
+            here = lc[hold & lmask];
+            if (here.op == 0) {             /* literals: three fit in 56 bits */
+                hold >>= here.bits;
+                bits -= here.bits;
+                sym[n++] = here.val;
+                here = lc[hold & lmask];
+                if (here.op == 0) {
+                    hold >>= here.bits;
+                    bits -= here.bits;
+                    sym[n++] = here.val;
+                    here = lc[hold & lmask];
+                    if (here.op == 0 && here.bits + 15U <= bits) {
+                        hold >>= here.bits;
+                        bits -= here.bits;
+                        sym[n++] = here.val;
+                    }
+                }
+                continue;
+            }
+            if (here.op != 0 && (here.op & 0xf0) == 0) {    /* sub-table */
+                hold >>= here.bits;
+                bits -= here.bits;
+                here = lc[here.val + (hold & ((1U << here.op) - 1))];
+            }
+            hold >>= here.bits;
+            bits -= here.bits;
+            op = here.op;
+            if (op == 0) {
+                sym[n++] = here.val;
+                continue;
+            }
+            if (op & 32)                    /* end of block */
+                break;
+            if (!(op & 16))                 /* invalid literal/length code */
+                return 1;
+            len = here.val + ((unsigned)hold & ((1U << (op & 15)) - 1));
+            hold >>= op & 15;
+            bits -= op & 15;
+            here = dc[hold & dm];
+            if (here.op != 0 && (here.op & 0xf0) == 0) {
+                hold >>= here.bits;
+                bits -= here.bits;
+                here = dc[here.val + (hold & ((1U << here.op) - 1))];
+            }
+            hold >>= here.bits;
+            bits -= here.bits;
+            op = here.op;
+            if (!(op & 16))                 /* invalid distance code */
+                return 1;
+            dist = here.val + ((unsigned)hold & ((1U << (op & 15)) - 1));
+            hold >>= op & 15;
+            bits -= op & 15;
+            if (dist > dmax)
+                dmax = dist;
+            if (dist <= n) {
+                unsigned short *to = sym + n;
+                const unsigned short *from = to - dist;
+                unsigned k;
+                if (dist >= 8)              /* eight at a time, past the end */
+                    for (k = 0; k < len; k += 8)
+                        zmemcpy(to + k, from + k, 8 * sizeof(unsigned short));
+                else
+                    for (k = 0; k < len; k++)
+                        to[k] = from[k];
+            }
+            else {
+                unsigned k;
+                for (k = 0; k < len; k++) {
+                    unsigned long q = n + k;
+                    if (q >= dist)
+                        sym[q] = sym[q - dist];
+                    else {
+                        unsigned d = (unsigned)(dist - q);  /* 1..32768 */
+                        sym[q] = (unsigned short)(ZI_MARK | (d - 1));
+                        if (d > dback)
+                            dback = d;
+                    }
                 }
             }
+            n += len;
         }
-        n += len;
+        b->p = p;
+        b->hold = hold;
+        b->bits = bits;
     }
     if (ZB_POS(b) > limit)
         return 1;
@@ -410,28 +459,41 @@ local zt_u64 zi_peek(const unsigned char *in, zt_u64 pos) {
 
 /* First bit in [pos, stop) where a dynamic block that is not the last may
    begin: its header's counts in range and its code length code complete,
-   as zlib requires; stop if none.  A word is read once for eight bit
-   offsets, and most offsets fail the first test. */
-local zt_u64 zi_find(const unsigned char *in, zt_u64 pos, zt_u64 stop) {
+   as zlib requires; stop if none.  The three header tests are made for 48
+   bit offsets at once on one 64-bit word (BFINAL 0 and BTYPE 2: bits 0-2
+   are 0, 0, 1; HLIT and HDIST below 30: bits 4-7 and 9-12 not all 1); the
+   few offsets left get their code length code's Kraft sum from a table of
+   four lengths at a time (kraft: 4096 sums in 1/128). */
+local zt_u64 zi_find(const unsigned short *kraft, const unsigned char *in,
+                     zt_u64 pos, zt_u64 stop) {
     while (pos < stop) {
-        zt_u64 w = zi_peek(in, pos);
-        unsigned r;
-        for (r = 0; r < 8 && pos + r < stop; r++) {
-            zt_u64 v = w >> r, c;
-            unsigned ncode, i, sum = 0;
-            if ((v & 7) != 4 || ((v >> 3) & 31) > 29 || ((v >> 8) & 31) > 29)
-                continue;
-            ncode = (unsigned)((v >> 13) & 15) + 4;
-            c = zi_peek(in, pos + r + 17);
-            for (i = 0; i < ncode && sum <= 128; i++, c >>= 3) {
-                unsigned l = (unsigned)c & 7;
-                if (l)
-                    sum += 128U >> l;
-            }
+        zt_u64 w = zi_peek(in, pos), m;
+        m = ~w & ~(w >> 1) & (w >> 2) &
+            ~((w >> 4) & (w >> 5) & (w >> 6) & (w >> 7)) &
+            ~((w >> 9) & (w >> 10) & (w >> 11) & (w >> 12)) &
+            (((zt_u64)1 << 48) - 1);
+        if (stop - pos < 48)
+            m &= ((zt_u64)1 << (unsigned)(stop - pos)) - 1;
+        while (m) {
+            unsigned r = 0, ncode, sum;
+            zt_u64 c;
+#ifdef ZT_HAVE_BITSCAN
+            r = (unsigned)ZT_CTZ_WORD(m);
+#else
+            while (!((m >> r) & 1))
+                r++;
+#endif
+            m &= m - 1;
+            c = zi_peek(in, pos + r + 13);
+            ncode = (unsigned)(c & 15) + 4;
+            c = (c >> 4) & ((((zt_u64)1 << (3 * ncode - 1)) << 1) - 1);
+            sum = (unsigned)kraft[c & 4095] + kraft[(c >> 12) & 4095] +
+                  kraft[(c >> 24) & 4095] + kraft[(c >> 36) & 4095] +
+                  kraft[(c >> 48) & 4095];
             if (sum == 128)
                 return pos + r;
         }
-        pos += 8;
+        pos += 48;
     }
     return stop;
 }
@@ -611,8 +673,15 @@ local void zi_run(zi_mt *mt, zi_slot *s) {
     s->nbyt = 0;
     if (s->inlen <= ZI_CHUNK)
         regend = (zt_u64)s->inlen * 8;
-    for (pos = 0; pos < regend && !found; pos++) {
-        pos = zi_find(s->in, pos, regend);
+    if (s->hint < regend) {             /* where the chunk before ended */
+        pos = s->hint;
+        zb_seek(&b, s->in, s->inlen, pos);
+        info.dback = 0;
+        found = zi_block16(mt, s, &b, &info) == 0;
+        pos++;
+    }
+    for (pos = found ? pos : 0; pos < regend && !found; pos++) {
+        pos = zi_find(mt->kraft, s->in, pos, regend);
         if (pos >= regend)
             break;
         if (!zi_precheck(s->in, pos))
@@ -657,6 +726,24 @@ local void zi_run(zi_mt *mt, zi_slot *s) {
     }
 }
 
+/* Where the chunk before s ended, if a worker has decoded it that far: a
+   block boundary in s's chunk, relative to its input; else ZI_NONE.  With
+   the lock held. */
+local zt_u64 zi_hint(zi_mt *mt, const zi_slot *s) {
+    int i;
+    for (i = 0; i < mt->nslot; i++) {
+        const zi_slot *c = mt->slot + i;
+        zt_u64 end;
+        if (c->state != ZI_DONE || c->k + 1 != s->k || c->nblk == 0 ||
+            (c->blk[c->nblk - 1].flags & 1))
+            continue;
+        end = c->base * 8 + c->blk[c->nblk - 1].end;
+        if (end >= s->base * 8 && end < (s->base + ZI_CHUNK) * 8)
+            return end - s->base * 8;
+    }
+    return ZI_NONE;
+}
+
 /* The pool's task: take the first posted chunk that the caller will not
    reach before a worker has decoded it.  How far that is (mt->ahead) is
    learnt from how many chunks the caller went through while a worker
@@ -672,6 +759,8 @@ local int zi_task(void *owner, int t) {
             mt->slot[i].k >= mt->kc + (zt_u64)mt->ahead &&
             (s == Z_NULL || mt->slot[i].k < s->k))
             s = mt->slot + i;
+    if (s != Z_NULL && s->hint == ZI_NONE)
+        s->hint = zi_hint(mt, s);
     if (s == Z_NULL)
         return 0;
     s->state = ZI_RUNNING;
@@ -799,6 +888,7 @@ local void zi_post(z_streamp strm, zi_mt *mt, zt_u64 a, const unsigned char *nex
         s->found = 0;
         s->nblk = 0;
         s->histok = 0;
+        s->hint = ZI_NONE;
         s->state = ZI_POSTED;
         posted = 1;
     }
@@ -1016,6 +1106,13 @@ int ZLIB_INTERNAL inflate_mt_set(z_streamp strm, int threads) {
         if (mt->slot != Z_NULL) ZFREE(strm, mt->slot);
         ZFREE(strm, mt);
         return Z_MEM_ERROR;
+    }
+    for (i = 0; i < 4096; i++) {
+        unsigned j, sum = 0;
+        for (j = 0; j < 12; j += 3)
+            if ((i >> j) & 7)
+                sum += 128U >> ((i >> j) & 7);
+        mt->kraft[i] = (unsigned short)sum;
     }
     /* the fixed block's tables, by zlib's table builder */
     for (i = 0; i < 144; i++) lens[i] = 8;

@@ -142,6 +142,8 @@ typedef ssize_t zt_ssize;
 #define ZT_ICHUNK (4UL << 20)   /* input per deflate() call: part of the format */
 #define ZT_OCHUNK (256UL << 10) /* output per deflate() call: likewise */
 #define ZT_DCHUNK (256UL << 10) /* decompression buffers */
+#define ZT_DCHUNK_MT (16UL << 20)   /* input with -T 2 or more: the threads
+                                   decode ahead in what one call holds */
 #define ZT_OS 3                 /* the header's OS byte: Unix */
 
 static const char *prog = "zturbo";
@@ -155,7 +157,7 @@ static int threads = 1;
 static const char *suffix = ".gz";
 
 static int status = 0;          /* 0, 1 (error) or 2 (warning) */
-static unsigned char *ibuf, *obuf;
+static unsigned char *ibuf, *obuf, *mtbuf;
 
 /* ------------------------------------------------------------------ */
 /* progress: on a terminal only, after a second of work, <= 10 a second */
@@ -546,7 +548,7 @@ static int gz_compress(int in, int out, const char *iname, const char *oname,
 struct inbuf {
     int fd;
     unsigned char *buf;
-    size_t pos, len;
+    size_t pos, len, cap;
     double total;       /* bytes read */
     int eof;
 };
@@ -563,8 +565,7 @@ static zt_ssize in_fill(struct inbuf *b, size_t want)
         b->pos = 0;
     }
     while (b->len < want && !b->eof) {
-        zt_ssize n = read(b->fd, b->buf + b->len, (unsigned)(ZT_DCHUNK -
-                                                             b->len));
+        zt_ssize n = read(b->fd, b->buf + b->len, (unsigned)(b->cap - b->len));
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -631,6 +632,22 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
     inflateGetHeader(&s, &hd);
     b.fd = in;
     b.buf = ibuf;
+    b.cap = ZT_DCHUNK;
+#if ZT_TURBO
+    /* -T N: inflate() on N threads, given up to 16 MiB of input per call;
+       the same output and errors (the output slicing stays 256 KiB) */
+    if (threads > 1) {
+        if (mtbuf == NULL)
+            mtbuf = (unsigned char *)malloc(ZT_DCHUNK_MT);
+        if (mtbuf != NULL && inflateSetThreads(&s, threads) == Z_OK) {
+            b.buf = mtbuf;
+            b.cap = ZT_DCHUNK_MT;
+        }
+        else if (verbose)
+            msg(M_NOTE, NULL, "threads not available for decompression, "
+                "one thread");
+    }
+#endif
     b.pos = b.len = 0;
     b.total = 0;
     b.eof = 0;
@@ -699,6 +716,11 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
                 if (n == 0)
                     goto eof;
             }
+            else if (!full && b.cap > ZT_DCHUNK && !b.eof &&
+                     b.len - b.pos < b.cap / 2) {
+                if (in_fill(&b, b.cap / 2) < 0)     /* keep the threads fed */
+                    goto read_error;
+            }
             s.next_in = b.buf + b.pos;
             s.avail_in = (uInt)(b.len - b.pos);
             s.next_out = obuf;
@@ -708,8 +730,18 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
             full = s.avail_out == 0;    /* more may come without input */
             if (zret == Z_NEED_DICT || zret == Z_DATA_ERROR ||
                 zret == Z_MEM_ERROR || zret == Z_STREAM_ERROR ||
-                (zret == Z_BUF_ERROR && s.avail_in != 0))
+                (zret == Z_BUF_ERROR && s.avail_in != 0)) {
+                /* what the call decoded before the error is written too
+                   (with -c it is seen): all zlib decoded before the error,
+                   the same bytes whatever the input buffer's size */
+                if (zret == Z_DATA_ERROR &&
+                    write_all(out, obuf, ZT_DCHUNK - s.avail_out) != 0) {
+                    msg(M_ERROR, oname, "%s", strerror(errno));
+                    ret = D_ERROR;
+                    goto done;
+                }
                 break;
+            }
             if (write_all(out, obuf, ZT_DCHUNK - s.avail_out) != 0) {
                 msg(M_ERROR, oname, "%s", strerror(errno));
                 ret = D_ERROR;
@@ -1251,7 +1283,8 @@ static const char *const help[] = {
 "  -S, --suffix=SUF   use suffix SUF on compressed files (default .gz)\n",
 "      --synchronous  fsync each output file before giving it its name\n",
 "  -t, --test         test compressed file integrity\n",
-"  -T, --threads=N    compress with N threads (default 1; 0: one per CPU);\n"
+"  -T, --threads=N    compress and decompress with N threads (default 1;\n"
+"                     0: one per CPU);\n"
 "                     the output is the same for every N\n",
 "  -v, --verbose      verbose mode\n",
 "  -V, --version      display version number\n",
@@ -1506,6 +1539,7 @@ int main(int argc, char **argv)
     for (i = 1; i <= nfiles; i++)
         treat_file(argv[i], 0);
     free(ibuf);
+    free(mtbuf);
     free(obuf);
     return status;
 }
