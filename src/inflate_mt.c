@@ -1107,13 +1107,11 @@ int ZLIB_INTERNAL inflate_mt_set(z_streamp strm, int threads) {
         ZFREE(strm, mt);
         return Z_MEM_ERROR;
     }
-    for (i = 0; i < 4096; i++) {
-        unsigned j, sum = 0;
-        for (j = 0; j < 12; j += 3)
-            if ((i >> j) & 7)
-                sum += 128U >> ((i >> j) & 7);
-        mt->kraft[i] = (unsigned short)sum;
-    }
+    for (i = 0; i < 64; i++)                    /* two lengths, then four */
+        mt->kraft[i] = (unsigned short)((i & 7 ? 128U >> (i & 7) : 0) +
+                                        (i >> 3 ? 128U >> (i >> 3) : 0));
+    for (i = 4095; i >= 64; i--)
+        mt->kraft[i] = (unsigned short)(mt->kraft[i & 63] + mt->kraft[i >> 6]);
     /* the fixed block's tables, by zlib's table builder */
     for (i = 0; i < 144; i++) lens[i] = 8;
     for (; i < 256; i++) lens[i] = 9;

@@ -162,11 +162,13 @@ TF="${TUR_CFLAGS:-}${TUR_CFLAGS:+${TF:+ }}$TF"
 # The compressors' own comparisons (match finders: window bytes against
 # window bytes) tell libFuzzer nothing about its input's structure, and
 # tracing them took 30-80% of an execution (optimal: 5.7 times the time):
-# for the compression targets both libraries are built without trace-cmp,
+# for the compression targets (and inflate_threads, whose input is a plan
+# for a stream it makes) both libraries are built without trace-cmp,
 # keeping edge coverage; the target's own code (which decodes the plan
 # from the input) keeps it.  FUZZ_TRACE_CMP=1 builds them with it.
 case $T:${FUZZ_TRACE_CMP:-0} in
-deflate:0|deflate_threads:0|optimal:0) NOCMP=-fno-sanitize-coverage=trace-cmp ;;
+deflate:0|deflate_threads:0|optimal:0|inflate_threads:0)
+    NOCMP=-fno-sanitize-coverage=trace-cmp ;;
 *) NOCMP= ;;
 esac
 TF="$TF${NOCMP:+ $NOCMP}"
