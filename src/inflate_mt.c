@@ -26,7 +26,7 @@
  * decodes while the workers decode.
  *
  * The hand-off.  inflate() calls inflate_mt_ahead() at each block boundary
- * (mode TYPE).  If a finished chunk has a block boundary exactly at the
+ * (mode TYPEDO).  If a finished chunk has a block boundary exactly at the
  * caller's bit position P, the caller takes blocks from there, one after
  * the other, while:
  *   - the input bytes it holds from P to the block's end are those the

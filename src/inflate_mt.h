@@ -32,8 +32,8 @@ typedef struct zi_mt_s zi_mt;
 
 #ifdef ZI_THREADS
 
-/* inflate() at a block boundary (mode TYPE, not after the last block, fewer
-   than 8 bits held, flush neither Z_BLOCK nor Z_TREES), between RESTORE()
+/* inflate() at a block boundary (mode TYPEDO, not after the last block,
+   fewer than 8 bits held, flush neither Z_BLOCK nor Z_TREES), between RESTORE()
    and LOAD(): used is the input consumed and written the output written so
    far in this call.  Takes the blocks the workers decoded ahead that begin
    exactly here and that the call has room for, leaving the stream as
