@@ -477,8 +477,8 @@ local zt_u64 zi_find(const unsigned short *kraft, const unsigned char *in,
         while (m) {
             unsigned r = 0, ncode, sum;
             zt_u64 c;
-#ifdef ZT_HAVE_BITSCAN
-            r = (unsigned)ZT_CTZ_WORD(m);
+#if defined(ZT_HAVE_BITSCAN) && defined(ZT_WORD64)
+            r = (unsigned)ZT_CTZ_WORD(m);           /* m: a 64-bit word */
 #else
             while (!((m >> r) & 1))
                 r++;
