@@ -26,9 +26,9 @@
  * decodes while the workers decode.
  *
  * The hand-off.  inflate() calls inflate_mt_ahead() at each block boundary
- * (mode TYPEDO).  If a finished chunk has a block boundary exactly at the
- * caller's bit position P, the caller takes blocks from there, one after
- * the other, while:
+ * (mode TYPEDO).  If a finished chunk's first block begins exactly at the
+ * caller's bit position P, the caller saves the 32 KiB of output before P
+ * (its history) and takes blocks from there, one after the other, while:
  *   - the input bytes it holds from P to the block's end are those the
  *     worker decoded (compared byte by byte, with the bits held);
  *   - the block's end lies in this call's input, its output in this call's
@@ -38,9 +38,10 @@
  *     far back" test is made against exactly that, so it depends on how
  *     the calls are sliced); unknown distances (the inflate() part) count
  *     as 32768;
- *   - its markers reach no further back than the history saved when the
- *     chunk was first taken (the 32 KiB of real output before its first
- *     block).
+ *   - its markers reach no further back than that history.
+ * The rest of the chunk is the caller's: a chunk is taken once, from its
+ * first block (a later block of it may copy from blocks the caller decoded
+ * itself, perhaps from other bytes or with another window).
  * Taking a block writes its bytes (markers looked up in that history) at
  * next_out and leaves the stream as zlib leaves it after that block's
  * end-of-block code: mode TYPE, next_in after the byte holding the block's
@@ -56,7 +57,8 @@
  * input that changed between calls, a chunk the caller passed) is dropped;
  * it is never seen.  The workers read only their own copies of the input,
  * so the program may reuse or free its buffers whenever inflate() has
- * returned; the caller may keep a chunk from one call to the next.
+ * returned; a chunk decoded during one call may be taken in a later one
+ * (its bytes compared then, its history saved then).
  *
  * Trade-offs: a chunk's worker output is bounded (ZI_OUT bytes, a symbol
  * taking two): a chunk that would make more stops early and the caller
@@ -126,7 +128,6 @@ typedef struct {
     unsigned nblk;
     unsigned char *hist;    /* the output before the first block */
     unsigned nhist;
-    int histok;             /* hist saved */
     z_stream priv;          /* raw inflate for the part after the markers */
     int privok;
     code codes[ENOUGH];     /* the worker's tables */
@@ -818,6 +819,18 @@ local void zi_map(zi_slot *s) {
         s->map[ZI_MARK + i - 1] = i <= s->nhist ? s->hist[s->nhist - i] : 0;
 }
 
+local void zi_slot_free(z_streamp strm, zi_slot *s) {
+    if (s->in != Z_NULL) ZFREE(strm, s->in);
+    if (s->arena != Z_NULL) ZFREE(strm, s->arena);
+    if (s->map != Z_NULL) ZFREE(strm, s->map);
+    if (s->blk != Z_NULL) ZFREE(strm, s->blk);
+    if (s->hist != Z_NULL) ZFREE(strm, s->hist);
+    if (s->priv.state != Z_NULL) inflateEnd(&s->priv);
+    s->in = s->arena = s->map = s->hist = Z_NULL;
+    s->sym = Z_NULL;
+    s->blk = Z_NULL;
+}
+
 local int zi_alloc(z_streamp strm, zi_slot *s) {
     if (s->in != Z_NULL)
         return 1;
@@ -828,8 +841,10 @@ local int zi_alloc(z_streamp strm, zi_slot *s) {
     s->blk = (zi_block *)ZALLOC(strm, ZI_BLOCKS, sizeof(zi_block));
     s->hist = (unsigned char *)ZALLOC(strm, ZI_WIN, 1);
     if (s->in == Z_NULL || s->arena == Z_NULL || s->map == Z_NULL ||
-        s->blk == Z_NULL || s->hist == Z_NULL)
+        s->blk == Z_NULL || s->hist == Z_NULL) {
+        zi_slot_free(strm, s);              /* all or nothing */
         return 0;
+    }
     s->priv.zalloc = strm->zalloc;
     s->priv.zfree = strm->zfree;
     s->priv.opaque = strm->opaque;
@@ -842,15 +857,6 @@ local int zi_alloc(z_streamp strm, zi_slot *s) {
     return 1;
 }
 
-local void zi_slot_free(z_streamp strm, zi_slot *s) {
-    if (s->in != Z_NULL) ZFREE(strm, s->in);
-    if (s->arena != Z_NULL) ZFREE(strm, s->arena);
-    if (s->map != Z_NULL) ZFREE(strm, s->map);
-    if (s->blk != Z_NULL) ZFREE(strm, s->blk);
-    if (s->hist != Z_NULL) ZFREE(strm, s->hist);
-    if (s->priv.state != Z_NULL) inflateEnd(&s->priv);
-    s->in = Z_NULL;
-}
 
 /* Post the workers' chunks ahead of stream offset a whose bytes this call
    holds (a .. a + have, at next), with the lock held. */
@@ -887,7 +893,6 @@ local void zi_post(z_streamp strm, zi_mt *mt, zt_u64 a, const unsigned char *nex
         s->base = base;
         s->found = 0;
         s->nblk = 0;
-        s->histok = 0;
         s->hint = ZI_NONE;
         s->state = ZI_POSTED;
         posted = 1;
@@ -963,32 +968,19 @@ void ZLIB_INTERNAL inflate_mt_ahead(z_streamp strm, unsigned long used,
                 j0 = 0;
                 break;
             }
-            if (p < x)
-                continue;
-            if (!c->histok) {                   /* passed by, not taken */
+            if (p > x)                          /* passed by */
                 c->state = ZI_FREE;
-                continue;
-            }
-            for (j = 0; j < c->nblk; j++)
-                if (b0 + c->blk[j].end == p)
-                    break;
-            if (j < c->nblk) {                  /* taken in part before */
-                s = c;
-                j0 = j + 1;
-                break;
-            }
         }
         if (s == Z_NULL)
             break;
         zt_pool_unlock(mt->pool);
 
-        /* which blocks fit */
-        if (j0 == 0 && !s->histok) {
+        /* the output before the chunk, then which blocks fit */
+        {
             unsigned long back = written + state->whave;
             nh = back < ZI_WIN ? (unsigned)back : ZI_WIN;
             zi_history(state, strm->next_out, written, s->hist, nh);
             s->nhist = nh;
-            s->histok = 1;
             zi_map(s);
         }
         o0 = j0 ? s->blk[j0 - 1].out : 0;
@@ -1046,9 +1038,10 @@ void ZLIB_INTERNAL inflate_mt_ahead(z_streamp strm, unsigned long used,
             state->back = -1;
         if (s->blk[j1 - 1].flags & 1)
             state->last = 1;
+        state->mode = TYPE;                 /* as after an end-of-block code
+                                               (the hook may run in TYPEDO) */
         zt_pool_lock(mt->pool);
-        if (j1 == s->nblk)
-            s->state = ZI_FREE;
+        s->state = ZI_FREE;                 /* the rest: the caller's */
         if (state->last)
             break;
     }

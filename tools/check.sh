@@ -159,7 +159,7 @@ gtest_step() {
 
 # the steps that run GoogleTest programs (counted test by test);
 # differential-sample is make check-quick's, not make check's
-GTEST_STEPS="differential-suite differential-sample threads-small-segments threads-tsan optimal-small-segments"
+GTEST_STEPS="differential-suite differential-sample threads-small-segments threads-tsan optimal-small-segments inflate-threads-small-chunks inflate-threads-tsan"
 
 # only the steps named
 if [ $# -gt 0 ]; then
@@ -185,7 +185,8 @@ step docs
 step fetch-verifies
 step cmake-turbo
 step build-differential-suite
-for s in differential-suite threads-small-segments threads-tsan optimal-small-segments; do
+for s in differential-suite threads-small-segments threads-tsan optimal-small-segments \
+         inflate-threads-small-chunks inflate-threads-tsan; do
     gtest_step "$s"
 done
 step checksums-exhaustive

@@ -142,8 +142,10 @@ typedef ssize_t zt_ssize;
 #define ZT_ICHUNK (4UL << 20)   /* input per deflate() call: part of the format */
 #define ZT_OCHUNK (256UL << 10) /* output per deflate() call: likewise */
 #define ZT_DCHUNK (256UL << 10) /* decompression buffers */
-#define ZT_DCHUNK_MT (16UL << 20)   /* input with -T 2 or more: the threads
-                                   decode ahead in what one call holds */
+#define ZT_DCHUNK_MT (16UL << 20)   /* input and output per call with -T 2
+                                   or more: the threads decode ahead in
+                                   what one call holds, and hand over
+                                   whole blocks that fit its output */
 #define ZT_OS 3                 /* the header's OS byte: Unix */
 
 static const char *prog = "zturbo";
@@ -157,7 +159,7 @@ static int threads = 1;
 static const char *suffix = ".gz";
 
 static int status = 0;          /* 0, 1 (error) or 2 (warning) */
-static unsigned char *ibuf, *obuf, *mtbuf;
+static unsigned char *ibuf, *obuf, *mtbuf, *mtobuf;
 
 /* ------------------------------------------------------------------ */
 /* progress: on a terminal only, after a second of work, <= 10 a second */
@@ -619,7 +621,8 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
     char name[1024];
     int ret = D_OK, members = 0, zret, full;
     zt_ssize n;
-    unsigned char *p;
+    unsigned char *p, *ob = obuf;
+    size_t osize = ZT_DCHUNK;
 
     memset(&s, 0, sizeof(s));
     if (inflateInit2(&s, 31) != Z_OK) {
@@ -634,14 +637,20 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
     b.buf = ibuf;
     b.cap = ZT_DCHUNK;
 #if ZT_TURBO
-    /* -T N: inflate() on N threads, given up to 16 MiB of input per call;
-       the same output and errors (the output slicing stays 256 KiB) */
+    /* -T N: inflate() on N threads, given up to 16 MiB of input and of
+       room per call; the same output, errors and files (see the writes
+       below: what is written does not depend on the slicing) */
     if (threads > 1) {
         if (mtbuf == NULL)
             mtbuf = (unsigned char *)malloc(ZT_DCHUNK_MT);
-        if (mtbuf != NULL && inflateSetThreads(&s, threads) == Z_OK) {
+        if (mtobuf == NULL)
+            mtobuf = (unsigned char *)malloc(ZT_DCHUNK_MT);
+        if (mtbuf != NULL && mtobuf != NULL &&
+            inflateSetThreads(&s, threads) == Z_OK) {
             b.buf = mtbuf;
             b.cap = ZT_DCHUNK_MT;
+            ob = mtobuf;
+            osize = ZT_DCHUNK_MT;
         }
         else if (verbose)
             msg(M_NOTE, NULL, "threads not available for decompression, "
@@ -723,8 +732,8 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
             }
             s.next_in = b.buf + b.pos;
             s.avail_in = (uInt)(b.len - b.pos);
-            s.next_out = obuf;
-            s.avail_out = (uInt)ZT_DCHUNK;
+            s.next_out = ob;
+            s.avail_out = (uInt)osize;
             zret = inflate(&s, Z_NO_FLUSH);
             b.pos = b.len - s.avail_in;
             full = s.avail_out == 0;    /* more may come without input */
@@ -735,19 +744,19 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
                    (with -c it is seen): all zlib decoded before the error,
                    the same bytes whatever the input buffer's size */
                 if (zret == Z_DATA_ERROR &&
-                    write_all(out, obuf, ZT_DCHUNK - s.avail_out) != 0) {
+                    write_all(out, ob, osize - s.avail_out) != 0) {
                     msg(M_ERROR, oname, "%s", strerror(errno));
                     ret = D_ERROR;
                     goto done;
                 }
                 break;
             }
-            if (write_all(out, obuf, ZT_DCHUNK - s.avail_out) != 0) {
+            if (write_all(out, ob, osize - s.avail_out) != 0) {
                 msg(M_ERROR, oname, "%s", strerror(errno));
                 ret = D_ERROR;
                 goto done;
             }
-            len[0] += ZT_DCHUNK - s.avail_out;
+            len[0] += osize - s.avail_out;
             progress(b.total - (double)(b.len - b.pos));
             if (zret == Z_STREAM_END)
                 break;
@@ -1541,5 +1550,6 @@ int main(int argc, char **argv)
     free(ibuf);
     free(mtbuf);
     free(obuf);
+    free(mtobuf);
     return status;
 }

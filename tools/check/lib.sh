@@ -53,3 +53,40 @@ sample_files() {
     fi
     export ZT_FILES
 }
+
+# tsan_compilers DIR: a C and C++ compiler pair ("CC CXX") whose
+# ThreadSanitizer works here -- it builds and runs a clean program and
+# reports the race in a racy one (scratch files in DIR) -- tried in the
+# order TSAN_CC/TSAN_CXX (default clang, clang++), then gcc, g++; prints
+# nothing where none does
+tsan_compilers() {
+    mkdir -p "$1"
+    cat >"$1/clean.c" <<'EOF'
+#include <pthread.h>
+static int x;
+static void *run(void *p) { x++; return p; }
+int main(void) { pthread_t t; pthread_create(&t, 0, run, 0);
+                 pthread_join(t, 0); return x != 1; }
+EOF
+    cat >"$1/racy.c" <<'EOF'
+#include <pthread.h>
+#include <unistd.h>
+static volatile int x;
+static void *run(void *p) { x++; return p; }
+int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); x++;
+                 pthread_join(t, 0); return 0; }
+EOF
+    for pair_ in "${TSAN_CC:-clang} ${TSAN_CXX:-clang++}" "gcc g++"; do
+        set -- "$1" $pair_
+        command -v "$2" >/dev/null 2>&1 && command -v "$3" >/dev/null 2>&1 || continue
+        "$2" -fsanitize=thread -g -o "$1/clean" "$1/clean.c" >/dev/null 2>&1 || continue
+        "$2" -fsanitize=thread -g -o "$1/racy" "$1/racy.c" >/dev/null 2>&1 || continue
+        TSAN_OPTIONS=exitcode=66 "$1/clean" >/dev/null 2>&1 || continue
+        rc_=0
+        TSAN_OPTIONS=exitcode=66 "$1/racy" >/dev/null 2>&1 || rc_=$?
+        [ "$rc_" -eq 66 ] || continue
+        echo "$2 $3"
+        return 0
+    done
+    return 0
+}

@@ -14,39 +14,8 @@
 set -eu
 . tools/check/lib.sh
 O="$B/tests-tsan-threads"
-W="$O/probe"
-mkdir -p "$W"
-
-# a compiler pair whose ThreadSanitizer works here: it must build and run a
-# clean program, and report the race in a racy one
-cat >"$W/clean.c" <<'EOF'
-#include <pthread.h>
-static int x;
-static void *run(void *p) { x++; return p; }
-int main(void) { pthread_t t; pthread_create(&t, 0, run, 0);
-                 pthread_join(t, 0); return x != 1; }
-EOF
-cat >"$W/racy.c" <<'EOF'
-#include <pthread.h>
-#include <unistd.h>
-static volatile int x;
-static void *run(void *p) { x++; return p; }
-int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); x++;
-                 pthread_join(t, 0); return 0; }
-EOF
-pick=
-for pair in "${TSAN_CC:-clang} ${TSAN_CXX:-clang++}" "gcc g++"; do
-    set -- $pair
-    command -v "$1" >/dev/null 2>&1 && command -v "$2" >/dev/null 2>&1 || continue
-    "$1" -fsanitize=thread -g -o "$W/clean" "$W/clean.c" >/dev/null 2>&1 || continue
-    "$1" -fsanitize=thread -g -o "$W/racy" "$W/racy.c" >/dev/null 2>&1 || continue
-    TSAN_OPTIONS=exitcode=66 "$W/clean" >/dev/null 2>&1 || continue
-    rc=0
-    TSAN_OPTIONS=exitcode=66 "$W/racy" >/dev/null 2>&1 || rc=$?
-    [ "$rc" -eq 66 ] || continue
-    pick="$1 $2"
-    break
-done
+# a compiler pair whose ThreadSanitizer works here (lib.sh)
+pick=$(tsan_compilers "$O/probe")
 [ -n "$pick" ] || skip "no compiler here makes a working ThreadSanitizer program (tried clang, gcc)"
 set -- $pick
 echo "threads-tsan: $1 / $2 -fsanitize=thread"

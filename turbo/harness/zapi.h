@@ -36,6 +36,7 @@ typedef struct zapi_s {
     int (*deflateUseDictionary)(z_streamp strm, const struct z_dict_s *dict);
     void (*deflateFreeDictionary)(struct z_dict_s *dict);
     int (*deflateSetThreads)(z_streamp strm, int threads);
+    int (*inflateSetThreads)(z_streamp strm, int threads);
 } zapi;
 
 extern const zapi zapi_ref;     /* the reference: pristine zlib 1.3.2 */

@@ -4,8 +4,9 @@
  * -DZAPI_PREFIX=tur_ -DZAPI_TABLE=zapi_tur.  The renamed functions are
  * declared here from zapi_list.h, so the program itself never sees a zlib
  * symbol under its own name.  zlib-turbo's extras (zlibTurboVersion, the
- * prepared dictionary functions, deflateSetThreads) are weak: a pristine library renamed into
- * the "tur" slot (as the harness self-test does) leaves them NULL.
+ * prepared dictionary functions, deflateSetThreads, inflateSetThreads) are
+ * weak: a pristine library renamed into the "tur" slot (as the harness
+ * self-test does) leaves them NULL.
  */
 #include "zapi.h"
 
@@ -30,6 +31,7 @@ extern int P(deflateUseDictionary)(z_streamp, const struct z_dict_s *)
     ZAPI_WEAK;
 extern void P(deflateFreeDictionary)(struct z_dict_s *) ZAPI_WEAK;
 extern int P(deflateSetThreads)(z_streamp, int) ZAPI_WEAK;
+extern int P(inflateSetThreads)(z_streamp, int) ZAPI_WEAK;
 #  define TURBO_FN(fn) P(fn)
 #else
 #  define TURBO_FN(fn) 0
@@ -47,5 +49,6 @@ const zapi ZAPI_TABLE = {
     TURBO_FN(deflatePrepareDictionary),
     TURBO_FN(deflateUseDictionary),
     TURBO_FN(deflateFreeDictionary),
-    TURBO_FN(deflateSetThreads)
+    TURBO_FN(deflateSetThreads),
+    TURBO_FN(inflateSetThreads)
 };

@@ -51,7 +51,6 @@
 #include <thread>
 #include <vector>
 
-#include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,43 +64,10 @@ using zt::TUR;
 using Bytes = std::vector<uint8_t>;
 typedef struct z_dict_s zdict;
 
-/* ---- worker threads, seen from outside ---------------------------------- */
-
-/* threads of this process, -1 where /proc/self/task cannot be read */
-int task_count() {
-    DIR *d = opendir("/proc/self/task");
-    if (d == nullptr) return -1;
-    int n = 0;
-    while (struct dirent *e = readdir(d))
-        if (e->d_name[0] != '.') n++;
-    closedir(d);
-    return n;
-}
-
-/* waits (up to 2 s) until at most `want` threads are left: a joined thread
- * may stay listed for a moment after pthread_join() returned */
-int tasks_settle(int want) {
-    int n = task_count();
-    for (int i = 0; n > want && i < 2000; i++) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        n = task_count();
-    }
-    return n;
-}
-
-/* the threads of this process, once the count stops falling (a thread joined
- * just before may stay listed for a moment, up to 50 ms here): a baseline
- * that counted a stream's joined threads would hide the next stream's */
-int tasks_now() {
-    int n = task_count();
-    for (int i = 0; n > 0 && i < 50; i++) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        int m = task_count();
-        if (m >= n) break;
-        n = m;
-    }
-    return n;
-}
+/* ---- worker threads, seen from outside (zt_harness.h) ---------------------- */
+using zt::task_count;
+using zt::tasks_settle;
+using zt::tasks_now;
 
 /* ---- what the library under test can do ---------------------------------- */
 struct Probe {
@@ -216,32 +182,7 @@ bool big_segments() { return probe().from > 8192; }
     } while (0)
 
 /* ---- an allocator that counts, fails on demand and notes its callers ----- */
-
-/* Not thread-safe on purpose (plain counters): zlib-turbo promises that all
- * of a stream's memory is allocated and freed on the thread calling it. */
-struct Alloc {
-    std::thread::id owner = std::this_thread::get_id();
-    long calls = 0, frees = 0, live = 0, foreign = 0;
-    long fail_at = -1;          /* fail the allocation with this index */
-    bool fail_all = false;      /* fail every allocation */
-    static voidpf za(voidpf op, uInt n, uInt size) {
-        Alloc *a = (Alloc *)op;
-        if (std::this_thread::get_id() != a->owner) a->foreign++;
-        long k = a->calls++;
-        if (a->fail_all || k == a->fail_at) return Z_NULL;
-        void *p = malloc((size_t)n * size);
-        if (p) a->live++;
-        return p;
-    }
-    static void zf(voidpf op, voidpf p) {
-        Alloc *a = (Alloc *)op;
-        if (std::this_thread::get_id() != a->owner) a->foreign++;
-        a->frees++;
-        if (p) a->live--;
-        free(p);
-    }
-    void attach(z_stream &s) { s.zalloc = za; s.zfree = zf; s.opaque = this; }
-};
+using Alloc = zt::CountingAlloc;
 
 /* ---- test data ------------------------------------------------------------ */
 /* zt::make_data() with this file's settings: K_PERIOD without noise or with

@@ -4,6 +4,7 @@
 #include "zt_harness.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,9 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
+
+#include <dirent.h>
 
 #ifndef ZT_DEFAULT_CORPUS
 #  define ZT_DEFAULT_CORPUS ""
@@ -40,6 +44,55 @@ ScopedEnv::ScopedEnv(const char *name, const char *value) : name_(name) {
 ScopedEnv::~ScopedEnv() {
     if (had_) setenv(name_.c_str(), old_.c_str(), 1);
     else unsetenv(name_.c_str());
+}
+
+/* ---- threads of this process ---------------------------------------------- */
+int task_count() {
+    DIR *d = opendir("/proc/self/task");
+    if (d == nullptr) return -1;
+    int n = 0;
+    while (struct dirent *e = readdir(d))
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+int tasks_settle(int want) {
+    int n = task_count();
+    for (int i = 0; n > want && i < 2000; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        n = task_count();
+    }
+    return n;
+}
+
+int tasks_now() {
+    int n = task_count();
+    for (int i = 0; n > 0 && i < 50; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        int m = task_count();
+        if (m >= n) break;
+        n = m;
+    }
+    return n;
+}
+
+voidpf CountingAlloc::za(voidpf op, uInt n, uInt size) {
+    CountingAlloc *a = (CountingAlloc *)op;
+    if (std::this_thread::get_id() != a->owner) a->foreign++;
+    long k = a->calls++;
+    if (a->fail_all || k == a->fail_at) return Z_NULL;
+    void *p = malloc((size_t)n * size);
+    if (p) a->live++;
+    return p;
+}
+
+void CountingAlloc::zf(voidpf op, voidpf p) {
+    CountingAlloc *a = (CountingAlloc *)op;
+    if (std::this_thread::get_id() != a->owner) a->foreign++;
+    a->frees++;
+    if (p) a->live--;
+    free(p);
 }
 
 /* ---- options -------------------------------------------------------------- */

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -159,6 +160,31 @@ public:
 private:
     std::string name_, old_;
     bool had_;
+};
+
+/* ---- threads of this process, seen from outside (the threaded tests) ----- */
+/* threads of this process, -1 where /proc/self/task cannot be read */
+int task_count();
+/* waits (up to 2 s) until at most `want` threads are left: a joined thread
+ * may stay listed for a moment after pthread_join() returned */
+int tasks_settle(int want);
+/* the threads of this process, once the count stops falling (a thread joined
+ * just before may stay listed for a moment, up to 50 ms here): a baseline
+ * that counted a stream's joined threads would hide the next stream's */
+int tasks_now();
+
+/* An allocator (zalloc/zfree with opaque = this) that counts, fails on
+ * demand and notes calls from other threads than the one that made it.  Not
+ * thread-safe on purpose (plain counters): zlib-turbo promises that all of
+ * a stream's memory is allocated and freed on the thread calling it. */
+struct CountingAlloc {
+    std::thread::id owner = std::this_thread::get_id();
+    long calls = 0, frees = 0, live = 0, foreign = 0;
+    long fail_at = -1;          /* fail the allocation with this index */
+    bool fail_all = false;      /* fail every allocation */
+    static voidpf za(voidpf op, uInt n, uInt size);
+    static void zf(voidpf op, voidpf p);
+    void attach(z_stream &s) { s.zalloc = za; s.zfree = zf; s.opaque = this; }
 };
 
 /* ---- slicing of input/output buffers -------------------------------------- */
