@@ -24,15 +24,15 @@
 extern "C" {
 #endif
 
-#define ZLIB_TURBO_VERSION "1.0.0"
-#define ZLIB_TURBO_VERNUM 0x1000
+#define ZLIB_TURBO_VERSION "1.1.0"
+#define ZLIB_TURBO_VERNUM 0x1100
 #define ZLIB_TURBO_VER_MAJOR 1
-#define ZLIB_TURBO_VER_MINOR 0
+#define ZLIB_TURBO_VER_MINOR 1
 #define ZLIB_TURBO_VER_REVISION 0
 
 ZEXTERN const char * ZEXPORT zlibTurboVersion(void);
 /*
-     Returns the version of zlib-turbo, ZLIB_TURBO_VERSION ("1.0.0"), as the
+     Returns the version of zlib-turbo, ZLIB_TURBO_VERSION ("1.1.0"), as the
    library was built.  zlibVersion() still returns the zlib version whose
    interface and results zlib-turbo keeps ("1.3.2"), so programs that check it
    against ZLIB_VERSION keep working.  A program can tell at run time whether

@@ -134,7 +134,7 @@ typedef ssize_t zt_ssize;
 #  define ZT_TURBO 0
 #  define ZT_MAXLEVEL 9
 #  define ZT_MAXLEVEL_S "9"
-#  define ZT_VERSION "1.0.0"
+#  define ZT_VERSION "1.1.0"
 #  define ZT_MAXTHREADS 256
 #  define ZT_LEVEL(n) (n)
 #endif

@@ -5,7 +5,7 @@ the interpreter loaded:
   pybytes.py whoami LIBDIR   checks that this process runs on LIBDIR's
                              libz.so.1 (/proc/self/maps, zlib's runtime
                              version 1.3.2) and prints whether it has
-                             zlibTurboVersion() (ctypes), e.g. "turbo 1.0.0"
+                             zlibTurboVersion() (ctypes), e.g. "turbo 1.1.0"
   pybytes.py bytes FILE...   for each file and level 1, 6 and 9:
                              zlib.compress, gzip.compress (mtime 0) and a
                              raw zlib.compressobj fed 4 KiB at a time with a
