@@ -221,10 +221,10 @@ ZEXTERN int ZEXPORT inflateSetThreads(z_streamp strm, int threads);
      The workers decode ahead, in the input a call holds, from block starts
    they find on their own; the calling thread takes their blocks only where
    one begins exactly where it stands and the call has room for it, and
-   decodes everything else itself.  So threads help a call given at least
-   two chunks of compressed input (256 KiB each) beyond where it stands and
-   room for the blocks' output, and never a call with flush Z_BLOCK or
-   Z_TREES; a stream without dynamic blocks (all stored or fixed), or one
+   decodes everything else itself.  So threads help a call given a few MiB
+   of compressed input beyond where it stands (chunks of 1 MiB, from the
+   second one ahead on) and room for the blocks' output, and never a call
+   with flush Z_BLOCK or Z_TREES; a stream without dynamic blocks (all stored or fixed), or one
    huge block, is decoded by the calling thread alone.  A gzip or zlib
    stream is decoded in parallel up to its end; the next member of a
    multi-member gzip file starts its own stream in most readers.
@@ -237,8 +237,9 @@ ZEXTERN int ZEXPORT inflateSetThreads(z_streamp strm, int threads);
 
      Memory: allocated with strm->zalloc on the calling thread, in the
    first inflate() call that uses the threads; the threads never allocate.
-   About 4 MiB per job slot, two slots per thread beyond the first (the
-   chunk's input, 1 MiB of 16-bit symbols, 2.5 MiB of output, a window).
+   About 5.7 MiB per job slot, two slots per thread (the chunk's input and
+   half a chunk more, 1.5 MiB; a 4 MiB output arena; a 64 KiB map; a raw
+   inflate stream and its window).
    The threads read only their own copies of the input: the program may
    free or reuse its input and output buffers whenever inflate() has
    returned.  Without that memory, or a thread, decoding goes on with fewer
