@@ -921,12 +921,6 @@ void ZLIB_INTERNAL inflate_mt_ahead(z_streamp strm, unsigned long used,
             mt->slot[i].state = ZI_FREE;
         mt->started = 1;
     }
-    if (!mt->started) {
-        mt->started = 1;
-        zt_pool_unlock(mt->pool);
-        zt_pool_start(mt->pool, mt->threads - 1);
-        zt_pool_lock(mt->pool);
-    }
     for (;;) {
         zt_u64 a = mt->abs + used, p = a * 8 - state->bits, yend;
         unsigned long left = strm->avail_out, take, o0, o1, need;
@@ -1045,8 +1039,18 @@ void ZLIB_INTERNAL inflate_mt_ahead(z_streamp strm, unsigned long used,
         if (state->last)
             break;
     }
-    if (!state->last && zt_pool_workers(mt->pool) > 0)
-        zi_post(strm, mt, mt->abs + used, strm->next_in, strm->avail_in);
+    if (!state->last) {
+        zt_u64 a = mt->abs + used;
+        if (!mt->started &&             /* threads once there is work */
+            (((a >> ZI_CHUNK_BITS) + 3) << ZI_CHUNK_BITS) <= a + strm->avail_in) {
+            mt->started = 1;
+            zt_pool_unlock(mt->pool);
+            zt_pool_start(mt->pool, mt->threads - 1);
+            zt_pool_lock(mt->pool);
+        }
+        if (zt_pool_workers(mt->pool) > 0)
+            zi_post(strm, mt, a, strm->next_in, strm->avail_in);
+    }
     zt_pool_unlock(mt->pool);
 }
 

@@ -142,6 +142,7 @@ typedef ssize_t zt_ssize;
 #define ZT_ICHUNK (4UL << 20)   /* input per deflate() call: part of the format */
 #define ZT_OCHUNK (256UL << 10) /* output per deflate() call: likewise */
 #define ZT_DCHUNK (256UL << 10) /* decompression buffers */
+#define ZT_MT_MIN (8UL << 20)   /* compressed bytes for -d -T to use them */
 #define ZT_DCHUNK_MT (16UL << 20)   /* input and output per call with -T 2
                                    or more: the threads decode ahead in
                                    what one call holds, and hand over
@@ -639,8 +640,9 @@ static int gz_decompress(int in, int out, const char *iname, const char *oname,
 #if ZT_TURBO
     /* -T N: inflate() on N threads, given up to 16 MiB of input and of
        room per call; the same output, errors and files (see the writes
-       below: what is written does not depend on the slicing) */
-    if (threads > 1) {
+       below: what is written does not depend on the slicing).  Not for a
+       file under ZT_MT_MIN: its few chunks pay less than the buffers */
+    if (threads > 1 && !(isize > 0 && isize < ZT_MT_MIN)) {
         if (mtbuf == NULL)
             mtbuf = (unsigned char *)malloc(ZT_DCHUNK_MT);
         if (mtobuf == NULL)
