@@ -333,6 +333,11 @@ int ZLIB_INTERNAL deflate_mt_enter(deflate_state *s) {
 
     if (mt->active)
         return 1;
+    /* windowBits 8 and 9 (a 512-byte window, MAX_DIST below MIN_LOOKAHEAD):
+     * zlib's own code, always (fuzz-deflate_threads found parses that
+     * differ there, turbo/results/threads-wbits9-2026-12-08.md) */
+    if (s->w_size < 1024)
+        return 0;
     /* a job's history costs w_size insertions: worth more parsing at the
      * faster levels */
     least = ZT_SEG_MIN << (s->level <= 5 ? 2 : s->level <= 7 ? 1 : 0);

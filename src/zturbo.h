@@ -139,7 +139,7 @@ ZEXTERN int ZEXPORT deflateSetThreads(z_streamp strm, int threads);
    next_out/avail_out/total_out, adler and deflatePending() after every
    call.  0 or 1 means one thread (the default); the most is
    ZLIB_TURBO_MAX_THREADS.  Threads are used at levels 10 to 12 (below), and
-   at levels 4 to 9 with the
+   at levels 4 to 9 with windowBits 10 to 15 (not 8 and 9) and the
    Z_DEFAULT_STRATEGY, Z_FILTERED and Z_FIXED strategies, when a deflate()
    call is given at least 64 KiB of input at levels 8 and 9, 128 KiB at 6
    and 7, 256 KiB at 4 and 5 (its input and what is left of earlier calls'

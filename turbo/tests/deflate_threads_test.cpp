@@ -1897,7 +1897,7 @@ TEST(DeflateThreads, FailingAllocatorLeaksOrBreaks) {
     NEED_THREADS();
     Stats st;
     struct Geo { int wb, wrap, ml, threads; };
-    std::vector<Geo> geos = {{15, 1, 8, 2}, {9, 0, 1, 3}, {12, 2, 9, 4}};
+    std::vector<Geo> geos = {{15, 1, 8, 2}, {10, 0, 1, 3}, {12, 2, 9, 4}};
     if (zt::full_mode()) geos.push_back({15, 0, 8, 16});
     if (big_segments() && !zt::full_mode()) geos.resize(1);
     const size_t segs = big_segments() ? 1 : 6;     /* input per case */
