@@ -857,7 +857,8 @@ Cfg random_cfg(zt::Rng &rng, const Plan &p) {
     c.level = 4 + (int)rng.below(6);
     /* half the time the small windows and memLevels, where a window is a
      * few segments of the small-segment builds and blocks end often */
-    c.wb = rng.chance(50) ? 9 + (int)rng.below(3) : 9 + (int)rng.below(7);
+    /* windowBits 10 and up: with 9 (a 512-byte window) threads are not used */
+    c.wb = rng.chance(50) ? 10 + (int)rng.below(2) : 10 + (int)rng.below(6);
     c.wrap = (int)rng.below(3);
     c.memLevel = rng.chance(50) ? 1 + (int)rng.below(3) : 1 + (int)rng.below(9);
     static const int st[] = {Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY, Z_FILTERED, Z_FIXED,
